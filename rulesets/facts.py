@@ -1,0 +1,220 @@
+"""Plain data a ruleset works on: the facts of one tournament.
+
+These dataclasses mirror the interchange format (``spec/interchange.md``) one
+to one. The same structure is built by the pure interchange parser
+(``rulesets.interchange.parse_document``) and by the database loader
+(``scoring.loader.load_facts``), so a ruleset never knows where its facts came
+from. No ORM, no clock: the moment "now" is passed to the ruleset explicitly.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+SIDE_OF_ROLE: dict[str, str] = {
+    "civilian": "civilians",
+    "commissar": "civilians",
+    "sergeant": "civilians",
+    "doctor": "civilians",
+    "mafia": "mafia",
+    "don": "mafia",
+    "maniac": "maniac",
+}
+ROLES = tuple(SIDE_OF_ROLE)
+OUTCOMES = ("civilians", "mafia", "maniac", "draw")
+GAME_STATUSES = ("scheduled", "played", "not_held", "annulled", "technical")
+SCORING_STATUSES = ("played", "technical")
+MASK_CHARS = "10X?"
+LEAGUES = ("none", "second", "first", "higher")
+
+
+@dataclass(frozen=True)
+class Player:
+    nick: str
+    level: int | None = None
+    disqualified: bool = False
+    family: str | None = None
+    banned: bool = False
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    head: str | None = None
+
+
+@dataclass(frozen=True)
+class Team:
+    name: str
+    captain: str | None
+    players: tuple[str, ...]
+    league: str = "none"
+    home_university: bool = False
+    family: str | None = None
+
+
+@dataclass(frozen=True)
+class Seat:
+    player: str
+    team: str
+    role: str
+    stats: int | None = None
+    timed_out: bool = False
+    days_played: int | None = None
+    maniac_kills: int = 0
+    in_final_phase: bool = False
+    fake_passport: bool = False
+
+    @property
+    def side(self) -> str:
+        return SIDE_OF_ROLE[self.role]
+
+
+@dataclass(frozen=True)
+class Game:
+    number: int
+    status: str = "played"
+    outcome: str | None = None
+    group: str | None = None
+    round: int | None = None
+    scheduled_at: dt.datetime | None = None
+    omon: bool = False
+    game_days: int | None = None
+    link: str | None = None
+    absent_teams: tuple[str, ...] = ()
+    no_show_eliminated: tuple[tuple[str, str], ...] = ()
+    seats: tuple[Seat, ...] = ()
+
+    @property
+    def scores(self) -> bool:
+        return self.status in SCORING_STATUSES
+
+
+@dataclass(frozen=True)
+class Tour:
+    number: int
+    host: str | None
+    questions: int
+    played_on: dt.date | None = None
+    masks: tuple[tuple[str, str], ...] = ()
+    absent: tuple[str, ...] = ()
+
+    def mask_of(self, team: str) -> str | None:
+        for name, mask in self.masks:
+            if name == team:
+                return mask
+        return None
+
+
+@dataclass(frozen=True)
+class Group:
+    name: str
+    teams: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Stage:
+    key: str
+    teams: tuple[Team, ...] = ()
+    groups: tuple[Group, ...] = ()
+    games: tuple[Game, ...] = ()
+    tours: tuple[Tour, ...] = ()
+    seed: str | None = None
+
+    def game(self, number: int) -> Game | None:
+        for game in self.games:
+            if game.number == number:
+                return game
+        return None
+
+
+@dataclass(frozen=True)
+class Penalty:
+    stage: str | None
+    team: str | None
+    kind: str
+    points: Decimal
+    game: int | None = None
+    player: str | None = None
+    code: str | None = None
+    decided_at: dt.datetime | None = None
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A judge's, commission's or committee's decision (index is 1-based)."""
+
+    index: int
+    kind: str
+    stage: str | None = None
+    game: int | None = None
+    code: str | None = None
+    outcome: str | None = None
+    team: str | None = None
+    player: str | None = None
+    order: tuple[str, ...] = ()
+    reason: str | None = None
+    decided_at: dt.datetime | None = None
+    published_at: dt.datetime | None = None
+    by: str | None = None
+    text: str = ""
+    annulled: bool = False
+
+
+@dataclass(frozen=True)
+class Appeal:
+    kind: str
+    filed_at: dt.datetime
+    stage: str | None = None
+    tour: int | None = None
+    question: int | None = None
+    team: str | None = None
+    answer: str | None = None
+    verdict: str | None = None
+    credited_teams: tuple[str, ...] = ()
+    decision: int | None = None
+    appellant: str | None = None
+
+    @property
+    def pending(self) -> bool:
+        return self.verdict is None
+
+
+@dataclass(frozen=True)
+class Withdrawal:
+    team: str
+    at: dt.datetime
+
+
+@dataclass(frozen=True)
+class TournamentFacts:
+    slug: str
+    name: str
+    ruleset: str
+    timezone: str = "Europe/Moscow"
+    starts_on: dt.date | None = None
+    settings: dict[str, Any] = field(default_factory=dict)
+    players: tuple[Player, ...] = ()
+    families: tuple[Family, ...] = ()
+    teams: tuple[Team, ...] = ()
+    stages: tuple[Stage, ...] = ()
+    penalties: tuple[Penalty, ...] = ()
+    decisions: tuple[Decision, ...] = ()
+    appeals: tuple[Appeal, ...] = ()
+    withdrawals: tuple[Withdrawal, ...] = ()
+
+    def stage(self, key: str) -> Stage | None:
+        for stage in self.stages:
+            if stage.key == key:
+                return stage
+        return None
+
+    def player(self, nick: str) -> Player | None:
+        for player in self.players:
+            if player.nick == nick:
+                return player
+        return None

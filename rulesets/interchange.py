@@ -1,0 +1,795 @@
+"""The interchange format ``tournament-portal/1``: document -> facts, facts -> export.
+
+Pure: parses a decoded JSON document into ``TournamentFacts`` and refuses
+anything the format (``spec/interchange.md``) does not allow, naming the JSON
+path of each problem; and turns a ruleset's ``Standings`` into the export
+document ``tournament-portal/standings/1``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import zoneinfo
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+import rulesets
+from rulesets.base import Problem, RulesetError, Standings, round2
+from rulesets.facts import (
+    GAME_STATUSES,
+    LEAGUES,
+    MASK_CHARS,
+    OUTCOMES,
+    ROLES,
+    Appeal,
+    Decision,
+    Family,
+    Game,
+    Group,
+    Penalty,
+    Player,
+    Seat,
+    Stage,
+    Team,
+    Tour,
+    TournamentFacts,
+    Withdrawal,
+)
+
+FORMAT = "tournament-portal/1"
+EXPORT_FORMAT = "tournament-portal/standings/1"
+
+STAGE_KEYS: dict[str, tuple[str, ...]] = {
+    "chgk_tour_points": ("season",),
+    "family_league": ("qualifying", "final"),
+    "class_balanced": ("stage-1", "stage-2", "stage-3"),
+    "elimination_gp": ("qualifying-1", "qualifying-2", "qualifying-3", "qualifying-4", "qualifying-5", "final"),
+}
+MAFIA_RULESETS = ("family_league", "class_balanced", "elimination_gp")
+
+TOP_KEYS = {"format", "tournament", "players", "families", "teams", "stages", "penalties", "decisions", "appeals", "withdrawals"}
+TOURNAMENT_KEYS = {"slug", "name", "ruleset", "timezone", "starts_on", "settings"}
+PLAYER_KEYS = {"nick", "level", "disqualified", "family", "banned"}
+FAMILY_KEYS = {"name", "head"}
+TEAM_KEYS = {"name", "captain", "players", "league", "home_university", "family"}
+STAGE_KEYS_ALLOWED = {"key", "teams", "groups", "games", "tours", "seed"}
+GROUP_KEYS = {"name", "teams"}
+GAME_KEYS = {"number", "group", "round", "scheduled_at", "status", "outcome", "omon", "game_days", "link",
+             "absent_teams", "no_show_eliminated", "seats"}
+SEAT_KEYS = {"player", "team", "role", "stats", "timed_out", "days_played", "maniac_kills", "in_final_phase",
+             "fake_passport"}
+TOUR_KEYS = {"number", "host", "played_on", "questions", "masks", "absent"}
+PENALTY_KEYS = {"stage", "game", "team", "player", "kind", "code", "points", "decided_at", "text"}
+DECISION_KEYS = {"stage", "game", "kind", "code", "outcome", "decided_at", "published_at", "by", "text", "team",
+                 "player", "order", "reason"}
+DECISION_KINDS = ("technical_result", "replay", "disqualification", "tie_break", "qualify")
+APPEAL_KEYS = {"stage", "tour", "question", "team", "kind", "answer", "filed_at", "verdict", "credited_teams",
+               "decision", "appellant", "claim", "text"}
+VERDICTS = ("accepted", "rejected")
+WITHDRAWAL_KEYS = {"team", "at"}
+
+
+class _Reader:
+    """Collects problems while reading typed values at JSON paths."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+
+    def fail(self, path: str, message: str) -> None:
+        self.problems.append(Problem(path, message))
+
+    def obj(self, value: Any, path: str, allowed: set[str], required: set[str] = frozenset()) -> dict | None:
+        if not isinstance(value, dict):
+            self.fail(path, "must be an object")
+            return None
+        for key in sorted(set(value) - allowed):
+            self.fail(_join(path, key), "unknown key")
+        for key in sorted(required - set(value)):
+            self.fail(_join(path, key), "is required")
+        return value
+
+    def lst(self, value: Any, path: str) -> list:
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.fail(path, "must be a list")
+            return []
+        return value
+
+    def string(self, value: Any, path: str, *, required: bool = True, allow_empty: bool = False) -> str | None:
+        if value is None:
+            if required:
+                self.fail(path, "is required")
+            return None
+        if not isinstance(value, str) or (not allow_empty and not value.strip()):
+            self.fail(path, "must be a non-empty string")
+            return None
+        return value
+
+    def integer(self, value: Any, path: str, *, required: bool = False, minimum: int | None = None) -> int | None:
+        if value is None:
+            if required:
+                self.fail(path, "is required")
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(path, "must be an integer")
+            return None
+        if minimum is not None and value < minimum:
+            self.fail(path, f"must be at least {minimum}")
+            return None
+        return value
+
+    def boolean(self, value: Any, path: str, default: bool = False) -> bool:
+        if value is None:
+            return default
+        if not isinstance(value, bool):
+            self.fail(path, "must be true or false")
+            return default
+        return value
+
+    def choice(self, value: Any, path: str, options: tuple[str, ...], *, required: bool = True) -> str | None:
+        if value is None:
+            if required:
+                self.fail(path, "is required")
+            return None
+        if value not in options:
+            self.fail(path, f"{value!r} is not one of {', '.join(options)}")
+            return None
+        return value
+
+    def date(self, value: Any, path: str, *, required: bool = False) -> dt.date | None:
+        if value is None:
+            if required:
+                self.fail(path, "is required")
+            return None
+        try:
+            if not isinstance(value, str) or len(value) != 10:
+                raise ValueError
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            self.fail(path, f"{value!r} is not a date YYYY-MM-DD")
+            return None
+
+    def datetime(self, value: Any, path: str, *, required: bool = False) -> dt.datetime | None:
+        if value is None:
+            if required:
+                self.fail(path, "is required")
+            return None
+        try:
+            if not isinstance(value, str):
+                raise ValueError
+            parsed = dt.datetime.fromisoformat(value)
+        except ValueError:
+            self.fail(path, f"{value!r} is not an ISO 8601 date and time")
+            return None
+        if parsed.tzinfo is None:
+            self.fail(path, f"{value!r} has no UTC offset")
+            return None
+        return parsed
+
+    def decimal(self, value: Any, path: str, *, required: bool = False) -> Decimal | None:
+        if value is None:
+            if required:
+                self.fail(path, "is required")
+            return None
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            self.fail(path, "must be a decimal number or a string holding one")
+            return None
+        try:
+            number = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+        except InvalidOperation:
+            self.fail(path, f"{value!r} is not a decimal number")
+            return None
+        if not number.is_finite():
+            self.fail(path, f"{value!r} is not a finite number")
+            return None
+        return number
+
+    def names(self, value: Any, path: str) -> tuple[str, ...]:
+        out: list[str] = []
+        for index, item in enumerate(self.lst(value, path)):
+            name = self.string(item, f"{path}[{index}]")
+            if name is not None:
+                out.append(name)
+        return tuple(out)
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def parse_document(document: Any) -> TournamentFacts:
+    """Parse and validate a whole interchange document, or raise ``RulesetError``."""
+    r = _Reader()
+    doc = r.obj(document, "", TOP_KEYS, {"format", "tournament"})
+    if doc is None:
+        raise RulesetError(r.problems)
+    if doc.get("format") != FORMAT:
+        r.fail("format", f"must be {FORMAT!r}")
+    tour_doc = r.obj(doc.get("tournament"), "tournament", TOURNAMENT_KEYS, {"slug", "name", "ruleset"})
+    if tour_doc is None:
+        raise RulesetError(r.problems)
+    slug = r.string(tour_doc.get("slug"), "tournament.slug")
+    if slug is not None and (len(slug) > 100 or not all(c.isalnum() or c in "-_" for c in slug)):
+        r.fail("tournament.slug", "may hold only letters, digits, '-' and '_' (at most 100)")
+    name = r.string(tour_doc.get("name"), "tournament.name")
+    key = r.choice(tour_doc.get("ruleset"), "tournament.ruleset", rulesets.KEYS)
+    timezone = r.string(tour_doc.get("timezone"), "tournament.timezone", required=False) or "Europe/Moscow"
+    try:
+        zoneinfo.ZoneInfo(timezone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        r.fail("tournament.timezone", f"{timezone!r} is not a known time zone")
+    starts_on = r.date(tour_doc.get("starts_on"), "tournament.starts_on")
+    raw_settings = tour_doc.get("settings") or {}
+    if not isinstance(raw_settings, dict):
+        r.fail("tournament.settings", "must be an object")
+        raw_settings = {}
+    if key is None:
+        raise RulesetError(r.problems)
+    module = rulesets.get(key)
+    for problem in module.validate_settings(raw_settings):
+        r.fail(_join("tournament.settings", problem.path), problem.message)
+    settings = {**module.DEFAULT_SETTINGS, **raw_settings}
+
+    players = _parse_players(r, doc.get("players"))
+    families = _parse_families(r, doc.get("families"))
+    teams: list[Team] = []
+    if key == "elimination_gp":
+        if doc.get("teams"):
+            r.fail("teams", "elimination_gp teams are drawn per stage: list them in each stage's teams")
+    else:
+        teams = _parse_teams(r, doc.get("teams"), "teams", key)
+    stages = [_parse_stage(r, s, f"stages[{i}]", key) for i, s in enumerate(r.lst(doc.get("stages"), "stages"))]
+    stages = [s for s in stages if s is not None]
+    _check_stage_order(r, stages, key)
+
+    penalties = [_parse_penalty(r, p, f"penalties[{i}]") for i, p in enumerate(r.lst(doc.get("penalties"), "penalties"))]
+    decisions = [_parse_decision(r, d, f"decisions[{i}]", i + 1) for i, d in enumerate(r.lst(doc.get("decisions"), "decisions"))]
+    appeals = [_parse_appeal(r, a, f"appeals[{i}]", key) for i, a in enumerate(r.lst(doc.get("appeals"), "appeals"))]
+    withdrawals = [_parse_withdrawal(r, w, f"withdrawals[{i}]") for i, w in enumerate(r.lst(doc.get("withdrawals"), "withdrawals"))]
+
+    all_teams = list(teams) + [t for s in stages for t in s.teams]
+    players = _complete_players(r, players, all_teams)
+    families = _complete_families(families, players, teams)
+    if r.problems:
+        raise RulesetError(r.problems)
+    facts = TournamentFacts(
+        slug=slug or "",
+        name=name or "",
+        ruleset=key,
+        timezone=timezone,
+        starts_on=starts_on,
+        settings=settings,
+        players=tuple(players),
+        families=tuple(families),
+        teams=tuple(teams),
+        stages=tuple(stages),
+        penalties=tuple(p for p in penalties if p is not None),
+        decisions=tuple(d for d in decisions if d is not None),
+        appeals=tuple(a for a in appeals if a is not None),
+        withdrawals=tuple(w for w in withdrawals if w is not None),
+    )
+    problems = check_references(facts) + list(module.validate(facts))
+    if problems:
+        raise RulesetError(problems)
+    return facts
+
+
+def _parse_players(r: _Reader, value: Any) -> list[Player]:
+    out: list[Player] = []
+    seen: set[str] = set()
+    for i, raw in enumerate(r.lst(value, "players")):
+        path = f"players[{i}]"
+        p = r.obj(raw, path, PLAYER_KEYS, {"nick"})
+        if p is None:
+            continue
+        nick = r.string(p.get("nick"), f"{path}.nick")
+        if nick is None:
+            continue
+        if nick in seen:
+            r.fail(f"{path}.nick", f"player {nick!r} is listed twice")
+            continue
+        seen.add(nick)
+        out.append(Player(
+            nick=nick,
+            level=r.integer(p.get("level"), f"{path}.level", minimum=0),
+            disqualified=r.boolean(p.get("disqualified"), f"{path}.disqualified"),
+            family=r.string(p.get("family"), f"{path}.family", required=False),
+            banned=r.boolean(p.get("banned"), f"{path}.banned"),
+        ))
+    return out
+
+
+def _parse_families(r: _Reader, value: Any) -> list[Family]:
+    out: list[Family] = []
+    seen: set[str] = set()
+    for i, raw in enumerate(r.lst(value, "families")):
+        path = f"families[{i}]"
+        f = r.obj(raw, path, FAMILY_KEYS, {"name"})
+        if f is None:
+            continue
+        name = r.string(f.get("name"), f"{path}.name")
+        if name is None:
+            continue
+        if name in seen:
+            r.fail(f"{path}.name", f"family {name!r} is listed twice")
+            continue
+        seen.add(name)
+        out.append(Family(name=name, head=r.string(f.get("head"), f"{path}.head", required=False)))
+    return out
+
+
+def _parse_teams(r: _Reader, value: Any, path: str, key: str) -> list[Team]:
+    out: list[Team] = []
+    seen: set[str] = set()
+    for i, raw in enumerate(r.lst(value, path)):
+        tpath = f"{path}[{i}]"
+        t = r.obj(raw, tpath, TEAM_KEYS, {"name", "players"})
+        if t is None:
+            continue
+        name = r.string(t.get("name"), f"{tpath}.name")
+        members = r.names(t.get("players"), f"{tpath}.players")
+        if len(set(members)) != len(members):
+            r.fail(f"{tpath}.players", "a player is listed twice")
+        captain = r.string(t.get("captain"), f"{tpath}.captain", required=False)
+        if captain is not None and captain not in members:
+            r.fail(f"{tpath}.captain", f"captain {captain!r} is not one of the team's players")
+        if name is None:
+            continue
+        if name in seen:
+            r.fail(f"{tpath}.name", f"team {name!r} is listed twice")
+            continue
+        seen.add(name)
+        league = r.choice(t.get("league"), f"{tpath}.league", LEAGUES, required=False) or "none"
+        family = r.string(t.get("family"), f"{tpath}.family", required=False)
+        if family is None and key == "family_league":
+            family = name
+        out.append(Team(name=name, captain=captain, players=members, league=league,
+                        home_university=r.boolean(t.get("home_university"), f"{tpath}.home_university"),
+                        family=family))
+    return out
+
+
+def _parse_stage(r: _Reader, raw: Any, path: str, key: str) -> Stage | None:
+    s = r.obj(raw, path, STAGE_KEYS_ALLOWED, {"key"})
+    if s is None:
+        return None
+    stage_key = r.choice(s.get("key"), f"{path}.key", STAGE_KEYS[key])
+    if stage_key is None:
+        return None
+    teams: list[Team] = []
+    if key == "elimination_gp":
+        teams = _parse_teams(r, s.get("teams"), f"{path}.teams", key)
+    elif s.get("teams") is not None:
+        r.fail(f"{path}.teams", f"{key} lists its teams at the top level")
+    groups: list[Group] = []
+    for i, g in enumerate(r.lst(s.get("groups"), f"{path}.groups")):
+        gpath = f"{path}.groups[{i}]"
+        gd = r.obj(g, gpath, GROUP_KEYS, {"name", "teams"})
+        if gd is None:
+            continue
+        gname = gd.get("name")
+        if isinstance(gname, int) and not isinstance(gname, bool):
+            gname = str(gname)
+        gname = r.string(gname, f"{gpath}.name")
+        if gname is not None:
+            groups.append(Group(name=gname, teams=r.names(gd.get("teams"), f"{gpath}.teams")))
+    games: list[Game] = []
+    tours: list[Tour] = []
+    if key in MAFIA_RULESETS:
+        if s.get("tours") is not None:
+            r.fail(f"{path}.tours", "a Mafia stage has games, not tours")
+        numbers: set[int] = set()
+        for i, g in enumerate(r.lst(s.get("games"), f"{path}.games")):
+            game = _parse_game(r, g, f"{path}.games[{i}]")
+            if game is None:
+                continue
+            if game.number in numbers:
+                r.fail(f"{path}.games[{i}].number", f"game number {game.number} is used twice in this stage")
+                continue
+            numbers.add(game.number)
+            games.append(game)
+    else:
+        if s.get("games") is not None:
+            r.fail(f"{path}.games", "a ChGK stage has tours, not games")
+        numbers = set()
+        for i, t in enumerate(r.lst(s.get("tours"), f"{path}.tours")):
+            tour = _parse_tour(r, t, f"{path}.tours[{i}]")
+            if tour is None:
+                continue
+            if tour.number in numbers:
+                r.fail(f"{path}.tours[{i}].number", f"tour number {tour.number} is used twice")
+                continue
+            numbers.add(tour.number)
+            tours.append(tour)
+    seed = s.get("seed")
+    if seed is not None and not isinstance(seed, (str, int)):
+        r.fail(f"{path}.seed", "must be a string or an integer")
+        seed = None
+    return Stage(key=stage_key, teams=tuple(teams), groups=tuple(groups), games=tuple(games),
+                 tours=tuple(tours), seed=None if seed is None else str(seed))
+
+
+def _check_stage_order(r: _Reader, stages: list[Stage], key: str) -> None:
+    order = STAGE_KEYS[key]
+    seen: list[str] = []
+    for i, stage in enumerate(stages):
+        if stage.key in seen:
+            r.fail(f"stages[{i}].key", f"stage {stage.key!r} is listed twice")
+        elif seen and order.index(stage.key) < order.index(seen[-1]):
+            r.fail(f"stages[{i}].key", f"stage {stage.key!r} comes before {seen[-1]!r} in order of play")
+        seen.append(stage.key)
+
+
+def _parse_game(r: _Reader, raw: Any, path: str) -> Game | None:
+    g = r.obj(raw, path, GAME_KEYS, {"number"})
+    if g is None:
+        return None
+    number = r.integer(g.get("number"), f"{path}.number", required=True, minimum=1)
+    status = r.choice(g.get("status", "played"), f"{path}.status", GAME_STATUSES) or "played"
+    outcome = r.choice(g.get("outcome"), f"{path}.outcome", OUTCOMES, required=False)
+    if status in ("played", "technical") and outcome is None and "outcome" not in g:
+        r.fail(f"{path}.outcome", f"a {status} game needs an outcome")
+    if status not in ("played", "technical") and outcome is not None:
+        r.fail(f"{path}.outcome", f"a {status} game has no outcome")
+    group = g.get("group")
+    if isinstance(group, int) and not isinstance(group, bool):
+        group = str(group)
+    group = r.string(group, f"{path}.group", required=False)
+    seats: list[Seat] = []
+    seen_players: set[str] = set()
+    raw_seats = r.lst(g.get("seats"), f"{path}.seats")
+    if raw_seats and status not in ("played", "technical"):
+        r.fail(f"{path}.seats", f"a {status} game has no seats")
+    game_days = r.integer(g.get("game_days"), f"{path}.game_days", minimum=0)
+    for i, s in enumerate(raw_seats):
+        spath = f"{path}.seats[{i}]"
+        sd = r.obj(s, spath, SEAT_KEYS, {"player", "team", "role"})
+        if sd is None:
+            continue
+        player = r.string(sd.get("player"), f"{spath}.player")
+        team = r.string(sd.get("team"), f"{spath}.team")
+        role = r.choice(sd.get("role"), f"{spath}.role", ROLES)
+        stats = r.integer(sd.get("stats"), f"{spath}.stats")
+        days_played = r.integer(sd.get("days_played"), f"{spath}.days_played", minimum=0)
+        kills = r.integer(sd.get("maniac_kills"), f"{spath}.maniac_kills", minimum=0) or 0
+        if player is None or team is None or role is None:
+            continue
+        if player in seen_players:
+            r.fail(f"{spath}.player", f"{player} already has a seat in this game")
+            continue
+        seen_players.add(player)
+        if kills and role != "maniac":
+            r.fail(f"{spath}.maniac_kills", f"{player} has kills but is not the maniac")
+        if days_played is not None and game_days is not None and days_played > game_days:
+            r.fail(f"{spath}.days_played", f"{days_played} is greater than the game's game_days {game_days}")
+        seats.append(Seat(
+            player=player, team=team, role=role, stats=stats,
+            timed_out=r.boolean(sd.get("timed_out"), f"{spath}.timed_out"),
+            days_played=days_played, maniac_kills=kills,
+            in_final_phase=r.boolean(sd.get("in_final_phase"), f"{spath}.in_final_phase"),
+            fake_passport=r.boolean(sd.get("fake_passport"), f"{spath}.fake_passport"),
+        ))
+    no_show: list[tuple[str, str]] = []
+    raw_ns = g.get("no_show_eliminated")
+    if raw_ns is not None:
+        if not isinstance(raw_ns, dict):
+            r.fail(f"{path}.no_show_eliminated", "must be an object of team: player")
+        else:
+            for team, player in raw_ns.items():
+                p = r.string(player, f"{path}.no_show_eliminated.{team}")
+                if p is not None:
+                    no_show.append((team, p))
+    if number is None:
+        return None
+    return Game(
+        number=number, status=status, outcome=outcome, group=group,
+        round=r.integer(g.get("round"), f"{path}.round", minimum=1),
+        scheduled_at=r.datetime(g.get("scheduled_at"), f"{path}.scheduled_at"),
+        omon=r.boolean(g.get("omon"), f"{path}.omon"),
+        game_days=game_days,
+        link=r.string(g.get("link"), f"{path}.link", required=False),
+        absent_teams=r.names(g.get("absent_teams"), f"{path}.absent_teams"),
+        no_show_eliminated=tuple(no_show),
+        seats=tuple(seats),
+    )
+
+
+def _parse_tour(r: _Reader, raw: Any, path: str) -> Tour | None:
+    t = r.obj(raw, path, TOUR_KEYS, {"number"})
+    if t is None:
+        return None
+    number = r.integer(t.get("number"), f"{path}.number", required=True, minimum=1)
+    questions = r.integer(t.get("questions"), f"{path}.questions", minimum=1)
+    masks_raw = t.get("masks") or {}
+    masks: list[tuple[str, str]] = []
+    if not isinstance(masks_raw, dict):
+        r.fail(f"{path}.masks", "must be an object of team: mask")
+        masks_raw = {}
+    for team, mask in masks_raw.items():
+        mpath = f"{path}.masks.{team}"
+        if not isinstance(mask, str):
+            r.fail(mpath, "must be a string of 1, 0, X and ?")
+            continue
+        bad = next((i for i, c in enumerate(mask) if c not in MASK_CHARS), None)
+        if bad is not None:
+            r.fail(mpath, f"{team}: question {bad + 1} has {mask[bad]!r}; a mask holds only 1, 0, X and ?")
+            continue
+        masks.append((team, mask))
+    if questions is None:
+        questions = len(masks[0][1]) if masks else None
+    if questions is None:
+        r.fail(f"{path}.questions", "is required when no mask gives the count")
+        return None
+    for team, mask in masks:
+        if len(mask) != questions:
+            r.fail(f"{path}.masks.{team}", f"{team}: the mask has {len(mask)} marks for {questions} questions")
+    for q in range(questions):
+        removed = [mask[q] == "X" for _, mask in masks if len(mask) == questions]
+        if any(removed) and not all(removed):
+            r.fail(f"{path}.masks", f"question {q + 1} is X in some masks only; a removed question is X in every mask")
+    if number is None:
+        return None
+    return Tour(number=number, host=r.string(t.get("host"), f"{path}.host", required=False),
+                questions=questions, played_on=r.date(t.get("played_on"), f"{path}.played_on"),
+                masks=tuple(masks), absent=r.names(t.get("absent"), f"{path}.absent"))
+
+
+def _parse_penalty(r: _Reader, raw: Any, path: str) -> Penalty | None:
+    p = r.obj(raw, path, PENALTY_KEYS, {"kind", "points"})
+    if p is None:
+        return None
+    points = r.decimal(p.get("points"), f"{path}.points", required=True)
+    if points is not None and points <= 0:
+        r.fail(f"{path}.points", "penalty points are positive (they are deducted)")
+    kind = r.string(p.get("kind"), f"{path}.kind")
+    if kind in ("no_show", "ineligible_player", "two_players", "foreign_player"):
+        r.fail(f"{path}.kind", f"{kind} is detected by the portal from the seats (FL-15); do not import it")
+    if points is None or kind is None:
+        return None
+    return Penalty(stage=r.string(p.get("stage"), f"{path}.stage", required=False),
+                   team=r.string(p.get("team"), f"{path}.team", required=False),
+                   kind=kind, points=points,
+                   game=r.integer(p.get("game"), f"{path}.game", minimum=1),
+                   player=r.string(p.get("player"), f"{path}.player", required=False),
+                   code=r.string(p.get("code"), f"{path}.code", required=False),
+                   decided_at=r.datetime(p.get("decided_at"), f"{path}.decided_at"),
+                   text=r.string(p.get("text"), f"{path}.text", required=False, allow_empty=True) or "")
+
+
+def _parse_decision(r: _Reader, raw: Any, path: str, index: int) -> Decision | None:
+    d = r.obj(raw, path, DECISION_KEYS, {"kind"})
+    if d is None:
+        return None
+    kind = r.choice(d.get("kind"), f"{path}.kind", DECISION_KINDS)
+    outcome = r.choice(d.get("outcome"), f"{path}.outcome", OUTCOMES, required=kind == "technical_result")
+    if kind in ("technical_result", "replay") and d.get("game") is None:
+        r.fail(f"{path}.game", f"a {kind} decision names its game")
+    if kind == "disqualification" and d.get("team") is None and d.get("player") is None:
+        r.fail(path, "a disqualification names a team or a player")
+    if kind == "tie_break" and not d.get("order"):
+        r.fail(f"{path}.order", "a tie_break decision gives the order of the tied rows")
+    if kind == "qualify" and d.get("player") is None:
+        r.fail(f"{path}.player", "a qualify decision names the player")
+    decided_at = r.datetime(d.get("decided_at"), f"{path}.decided_at")
+    published_at = r.datetime(d.get("published_at"), f"{path}.published_at") or decided_at
+    if kind is None:
+        return None
+    return Decision(index=index, kind=kind,
+                    stage=r.string(d.get("stage"), f"{path}.stage", required=False),
+                    game=r.integer(d.get("game"), f"{path}.game", minimum=1),
+                    code=r.string(d.get("code"), f"{path}.code", required=False),
+                    outcome=outcome,
+                    team=r.string(d.get("team"), f"{path}.team", required=False),
+                    player=r.string(d.get("player"), f"{path}.player", required=False),
+                    order=r.names(d.get("order"), f"{path}.order"),
+                    reason=r.string(d.get("reason"), f"{path}.reason", required=False, allow_empty=True),
+                    decided_at=decided_at, published_at=published_at,
+                    by=r.string(d.get("by"), f"{path}.by", required=False),
+                    text=r.string(d.get("text"), f"{path}.text", required=False, allow_empty=True) or "")
+
+
+def _parse_appeal(r: _Reader, raw: Any, path: str, key: str) -> Appeal | None:
+    a = r.obj(raw, path, APPEAL_KEYS, {"kind", "filed_at"})
+    if a is None:
+        return None
+    kinds = ("removal", "accept_answer") if key == "chgk_tour_points" else ("decision",)
+    kind = r.choice(a.get("kind"), f"{path}.kind", kinds)
+    verdict = r.choice(a.get("verdict"), f"{path}.verdict", VERDICTS, required=False)
+    filed_at = r.datetime(a.get("filed_at"), f"{path}.filed_at", required=True)
+    credited = r.names(a.get("credited_teams"), f"{path}.credited_teams")
+    if kind == "accept_answer" and verdict == "accepted" and not credited:
+        r.fail(f"{path}.credited_teams", "an accepted answer names the teams to credit (CHGK-22)")
+    if kind in ("removal", "accept_answer"):
+        for needed in ("tour", "question", "team"):
+            if a.get(needed) is None:
+                r.fail(f"{path}.{needed}", "is required for a ChGK appeal (CHGK-20)")
+    if kind == "decision" and a.get("decision") is None:
+        r.fail(f"{path}.decision", "a Mafia appeal names the decision it is against (its 1-based index)")
+    if kind is None or filed_at is None:
+        return None
+    return Appeal(kind=kind, filed_at=filed_at,
+                  stage=r.string(a.get("stage"), f"{path}.stage", required=False),
+                  tour=r.integer(a.get("tour"), f"{path}.tour", minimum=1),
+                  question=r.integer(a.get("question"), f"{path}.question", minimum=1),
+                  team=r.string(a.get("team"), f"{path}.team", required=False),
+                  answer=r.string(a.get("answer"), f"{path}.answer", required=False, allow_empty=True),
+                  verdict=verdict, credited_teams=credited,
+                  decision=r.integer(a.get("decision"), f"{path}.decision", minimum=1),
+                  appellant=r.string(a.get("appellant"), f"{path}.appellant", required=False))
+
+
+def _parse_withdrawal(r: _Reader, raw: Any, path: str) -> Withdrawal | None:
+    w = r.obj(raw, path, WITHDRAWAL_KEYS, {"team", "at"})
+    if w is None:
+        return None
+    team = r.string(w.get("team"), f"{path}.team")
+    at = r.datetime(w.get("at"), f"{path}.at", required=True)
+    if team is None or at is None:
+        return None
+    return Withdrawal(team=team, at=at)
+
+
+def _complete_players(r: _Reader, players: list[Player], teams: list[Team]) -> list[Player]:
+    known = {p.nick for p in players}
+    out = list(players)
+    for team in teams:
+        for nick in team.players:
+            if nick not in known:
+                known.add(nick)
+                out.append(Player(nick=nick, family=team.family))
+    return out
+
+
+def _complete_families(families: list[Family], players: list[Player], teams: list[Team]) -> list[Family]:
+    known = {f.name for f in families}
+    out = list(families)
+    for name in [t.family for t in teams] + [p.family for p in players]:
+        if name and name not in known:
+            known.add(name)
+            out.append(Family(name=name))
+    return out
+
+
+def check_references(facts: TournamentFacts) -> list[Problem]:
+    """Every name a document uses must be defined (interchange: names are the keys)."""
+    problems: list[Problem] = []
+    players = {p.nick for p in facts.players}
+    families = {f.name for f in facts.families}
+    top_teams = {t.name for t in facts.teams}
+    for i, f in enumerate(facts.families):
+        if f.head is not None and f.head not in players:
+            problems.append(Problem(f"families[{i}].head", f"unknown player {f.head!r}"))
+    stage_index = {s.key: i for i, s in enumerate(facts.stages)}
+    for si, stage in enumerate(facts.stages):
+        path = f"stages[{si}]"
+        teams = top_teams | {t.name for t in stage.teams}
+        group_names = {g.name for g in stage.groups}
+        for gi, group in enumerate(stage.groups):
+            for ti, team in enumerate(group.teams):
+                if team not in teams:
+                    problems.append(Problem(f"{path}.groups[{gi}].teams[{ti}]", f"unknown team {team!r}"))
+        for gi, game in enumerate(stage.games):
+            gpath = f"{path}.games[{gi}]"
+            if game.group is not None and stage.groups and game.group not in group_names:
+                problems.append(Problem(f"{gpath}.group", f"unknown group {game.group!r}"))
+            for ti, team in enumerate(game.absent_teams):
+                if team not in teams:
+                    problems.append(Problem(f"{gpath}.absent_teams[{ti}]", f"unknown team {team!r}"))
+            for team, player in game.no_show_eliminated:
+                if team not in teams:
+                    problems.append(Problem(f"{gpath}.no_show_eliminated.{team}", f"unknown team {team!r}"))
+                elif player not in players:
+                    problems.append(Problem(f"{gpath}.no_show_eliminated.{team}", f"unknown player {player!r}"))
+            for pi, seat in enumerate(game.seats):
+                if seat.team not in teams:
+                    problems.append(Problem(f"{gpath}.seats[{pi}].team", f"unknown team {seat.team!r}"))
+                if seat.player not in players:
+                    problems.append(Problem(f"{gpath}.seats[{pi}].player", f"unknown player {seat.player!r}"))
+        for ti, tour in enumerate(stage.tours):
+            tpath = f"{path}.tours[{ti}]"
+            if tour.host is not None and tour.host not in teams:
+                problems.append(Problem(f"{tpath}.host", f"unknown team {tour.host!r}"))
+            for team, _mask in tour.masks:
+                if team not in teams:
+                    problems.append(Problem(f"{tpath}.masks.{team}", f"unknown team {team!r}"))
+                elif team == tour.host:
+                    problems.append(Problem(f"{tpath}.masks.{team}", "the host has no mask (CHGK-7)"))
+                elif team in tour.absent:
+                    problems.append(Problem(f"{tpath}.masks.{team}", "an absent team has no mask"))
+            for ai, team in enumerate(tour.absent):
+                if team not in teams:
+                    problems.append(Problem(f"{tpath}.absent[{ai}]", f"unknown team {team!r}"))
+    all_teams = top_teams | {t.name for s in facts.stages for t in s.teams}
+    for i, p in enumerate(facts.players):
+        if p.family is not None and p.family not in families:
+            problems.append(Problem(f"players[{i}].family", f"unknown family {p.family!r}"))
+
+    def check_stage_ref(path: str, key: str | None) -> Stage | None:
+        if key is None:
+            return None
+        if key not in stage_index:
+            problems.append(Problem(f"{path}.stage", f"unknown stage {key!r}"))
+            return None
+        return facts.stages[stage_index[key]]
+
+    for i, pen in enumerate(facts.penalties):
+        path = f"penalties[{i}]"
+        stage = check_stage_ref(path, pen.stage)
+        if pen.team is not None and pen.team not in all_teams:
+            problems.append(Problem(f"{path}.team", f"unknown team {pen.team!r}"))
+        if pen.player is not None and pen.player not in players:
+            problems.append(Problem(f"{path}.player", f"unknown player {pen.player!r}"))
+        if stage is not None and pen.game is not None and stage.game(pen.game) is None:
+            problems.append(Problem(f"{path}.game", f"stage {stage.key} has no game {pen.game}"))
+    for i, dec in enumerate(facts.decisions):
+        path = f"decisions[{i}]"
+        stage = check_stage_ref(path, dec.stage)
+        if dec.game is not None and stage is None and dec.stage is None:
+            problems.append(Problem(f"{path}.stage", "a decision about a game names its stage"))
+        if stage is not None and dec.game is not None and stage.game(dec.game) is None:
+            problems.append(Problem(f"{path}.game", f"stage {stage.key} has no game {dec.game}"))
+        if dec.team is not None and dec.team not in all_teams:
+            problems.append(Problem(f"{path}.team", f"unknown team {dec.team!r}"))
+        if dec.player is not None and dec.player not in players:
+            problems.append(Problem(f"{path}.player", f"unknown player {dec.player!r}"))
+        for oi, name in enumerate(dec.order):
+            if name not in all_teams and name not in players:
+                problems.append(Problem(f"{path}.order[{oi}]", f"unknown team or player {name!r}"))
+    for i, ap in enumerate(facts.appeals):
+        path = f"appeals[{i}]"
+        stage = check_stage_ref(path, ap.stage)
+        if ap.team is not None and ap.team not in all_teams:
+            problems.append(Problem(f"{path}.team", f"unknown team {ap.team!r}"))
+        for ci, team in enumerate(ap.credited_teams):
+            if team not in all_teams:
+                problems.append(Problem(f"{path}.credited_teams[{ci}]", f"unknown team {team!r}"))
+        if ap.kind in ("removal", "accept_answer") and ap.tour is not None:
+            stage = stage or (facts.stages[0] if facts.stages else None)
+            tour = next((t for t in stage.tours if t.number == ap.tour), None) if stage else None
+            if tour is None:
+                problems.append(Problem(f"{path}.tour", f"unknown tour {ap.tour}"))
+            elif ap.question is not None and ap.question > tour.questions:
+                problems.append(Problem(f"{path}.question", f"tour {ap.tour} has {tour.questions} questions"))
+        if ap.kind == "decision" and ap.decision is not None and ap.decision > len(facts.decisions):
+            problems.append(Problem(f"{path}.decision", f"there is no decision {ap.decision}"))
+    for i, w in enumerate(facts.withdrawals):
+        if w.team not in all_teams:
+            problems.append(Problem(f"withdrawals[{i}].team", f"unknown team {w.team!r}"))
+    return problems
+
+
+def export_standings(facts: TournamentFacts, standings: Standings) -> dict[str, Any]:
+    """The export document ``tournament-portal/standings/1`` for computed standings."""
+    teams = []
+    for row in standings.teams:
+        item: dict[str, Any] = {"rank": row.rank, "team": row.team, "points": round2(row.points),
+                                "status": row.status,
+                                "tiebreaks": {k: _number(v) for k, v in row.tiebreaks.items()}}
+        if row.group is not None:
+            item["group"] = row.group
+        teams.append(item)
+    out: dict[str, Any] = {
+        "format": EXPORT_FORMAT,
+        "tournament": facts.slug,
+        "ruleset": facts.ruleset,
+        "stage": standings.stage,
+        "final": standings.final,
+        "teams": teams,
+    }
+    if standings.players is not None:
+        out["players"] = [{"rank": p.rank, "player": p.player, "team": p.team, "points": round2(p.points),
+                           "games": p.games, "status": p.status} for p in standings.players]
+    if standings.awards is not None:
+        out["awards"] = [{"place": a.place, "team": a.team, "player": a.player, "prize": a.prize,
+                          "currency": a.currency, "items": list(a.items)} for a in standings.awards]
+    out["seed"] = standings.seed
+    if standings.best_player is not None:
+        out["best_player"] = list(standings.best_player)
+    return out
+
+
+def _number(value: Any) -> int | float:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    return round2(value)

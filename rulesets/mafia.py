@@ -1,0 +1,121 @@
+"""Helpers shared by the three Mafia rulesets (``mafia_glossary.md``).
+
+Decisions (technical results, replays, disqualifications, committee orders)
+are facts applied on top of the recorded games; an accepted appeal against a
+decision annuls it (interchange: Appeals).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from fractions import Fraction
+
+from rulesets.base import Problem
+from rulesets.facts import Decision, Game, Stage, TournamentFacts
+
+KILL_POINTS = (Fraction(1, 2), Fraction(2, 5))
+LATER_KILL_POINTS = Fraction(3, 10)
+
+
+def maniac_kill_points(kills: int) -> Fraction:
+    """0.5 for the first kill, 0.4 for the second, 0.3 for each further one (FL-13, CB-9)."""
+    total = Fraction(0)
+    for index in range(kills):
+        total += KILL_POINTS[index] if index < len(KILL_POINTS) else LATER_KILL_POINTS
+    return total
+
+
+def annulled_decision_indexes(facts: TournamentFacts) -> set[int]:
+    """1-based indexes of decisions annulled by an accepted appeal."""
+    return {
+        a.decision
+        for a in facts.appeals
+        if a.kind == "decision" and a.verdict == "accepted" and a.decision is not None
+    }
+
+
+def active_decisions(facts: TournamentFacts) -> list[Decision]:
+    """Decisions in force: not annulled by an accepted appeal, in document order."""
+    annulled = annulled_decision_indexes(facts)
+    return [d for d in facts.decisions if d.index not in annulled and not d.annulled]
+
+
+def effective_games(facts: TournamentFacts, stage: Stage) -> tuple[Game, ...]:
+    """The stage's games with technical results and replays applied (CB-15, CB-16)."""
+    changes: dict[int, Decision] = {}
+    for decision in active_decisions(facts):
+        if decision.stage == stage.key and decision.game is not None and decision.kind in (
+            "technical_result",
+            "replay",
+        ):
+            changes[decision.game] = decision
+    if not changes:
+        return stage.games
+    games = []
+    for game in stage.games:
+        decision = changes.get(game.number)
+        if decision is None:
+            games.append(game)
+        elif decision.kind == "technical_result":
+            games.append(dataclasses.replace(game, status="technical", outcome=decision.outcome))
+        else:
+            games.append(dataclasses.replace(game, status="annulled", outcome=None))
+    return tuple(games)
+
+
+def disqualified_teams(facts: TournamentFacts) -> set[str]:
+    return {d.team for d in active_decisions(facts) if d.kind == "disqualification" and d.team}
+
+
+def disqualified_players(facts: TournamentFacts) -> set[str]:
+    from_decisions = {d.player for d in active_decisions(facts) if d.kind == "disqualification" and d.player}
+    return from_decisions | {p.nick for p in facts.players if p.disqualified}
+
+
+def tie_break_orders(facts: TournamentFacts, stage_key: str | None = None) -> list[tuple[str, ...]]:
+    """Committee orders of tied rows, for the stage (or for any stage when ``stage_key`` is None)."""
+    return [
+        d.order
+        for d in active_decisions(facts)
+        if d.kind == "tie_break" and (stage_key is None or d.stage in (None, stage_key))
+    ]
+
+
+def decision_deadline(decision: Decision, hours: int, start: str) -> dt.datetime | None:
+    """Last moment to appeal a decision: ``hours`` after its ``decided_at`` or ``published_at``."""
+    moment = decision.published_at if start == "published_at" else decision.decided_at
+    if moment is None:
+        moment = decision.decided_at or decision.published_at
+    return None if moment is None else moment + dt.timedelta(hours=hours)
+
+
+def late_appeal_problems(facts: TournamentFacts, hours: int, start: str, rule: str) -> list[Problem]:
+    """Appeals against decisions filed after their deadline are refused (GP-23, FL-19, CB-17)."""
+    problems: list[Problem] = []
+    for index, appeal in enumerate(facts.appeals):
+        if appeal.kind != "decision" or appeal.decision is None or appeal.decision > len(facts.decisions):
+            continue
+        deadline = decision_deadline(facts.decisions[appeal.decision - 1], hours, start)
+        if deadline is not None and appeal.filed_at > deadline:
+            problems.append(
+                Problem(
+                    f"appeals[{index}].filed_at",
+                    f"filed {appeal.filed_at.isoformat()} after the deadline {deadline.isoformat()} ({rule})",
+                )
+            )
+    return problems
+
+
+def appeal_window_open(facts: TournamentFacts, hours: int, start: str, now: dt.datetime) -> bool:
+    """Whether some active decision can still be appealed at ``now`` (export: ``final``)."""
+    for decision in active_decisions(facts):
+        deadline = decision_deadline(decision, hours, start)
+        if deadline is not None and now <= deadline:
+            return True
+    return False
+
+
+def any_pending_appeal(facts: TournamentFacts) -> bool:
+    return any(a.verdict is None for a in facts.appeals)
+
