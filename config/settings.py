@@ -205,3 +205,6 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# Seconds a recompute waits in the queue so that a burst of saves coalesces into one job.
+RECOMPUTE_COUNTDOWN = float(os.environ.get("RECOMPUTE_COUNTDOWN", "0.2"))

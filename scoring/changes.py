@@ -1,0 +1,54 @@
+""""Tournament T changed": bump its facts version and enqueue one recompute.
+
+Called for every change to facts (signals of the fact models, the importer,
+result forms). Within one transaction a tournament gets one recompute
+callback however many rows changed; across transactions, bursts coalesce in
+the task itself (``scoring.tasks``): a recompute that finds a newer snapshot
+already stored does nothing, and at most one job per tournament waits in the
+queue at a time (a cache key set with ``add``).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connection, transaction
+from django.db.models import F
+
+QUEUED_KEY = "recompute-queued:{}"
+QUEUED_TTL = 120
+
+
+class _Dispatch:
+    """The on-commit callback for one tournament (recognisable to avoid duplicates)."""
+
+    def __init__(self, tournament_id: int):
+        self.tournament_id = tournament_id
+
+    def __call__(self) -> None:
+        enqueue_recompute(self.tournament_id)
+
+
+def mark_changed(tournament_id: int, *, bump: bool = True) -> None:
+    """Record that the facts of a tournament changed and schedule its recompute."""
+    from tournaments.models import Tournament
+
+    if bump:
+        Tournament.objects.filter(pk=tournament_id).update(facts_version=F("facts_version") + 1)
+    pending = getattr(connection, "run_on_commit", [])
+    if connection.in_atomic_block and any(
+        isinstance(func, _Dispatch) and func.tournament_id == tournament_id for _sids, func, _robust in pending
+    ):
+        return
+    transaction.on_commit(_Dispatch(tournament_id))
+
+
+def enqueue_recompute(tournament_id: int) -> None:
+    """Send the recompute job unless one for this tournament already waits in the queue."""
+    from scoring.tasks import recompute_standings
+
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        recompute_standings.apply(args=[tournament_id])
+        return
+    if cache.add(QUEUED_KEY.format(tournament_id), 1, QUEUED_TTL):
+        recompute_standings.apply_async(args=[tournament_id], countdown=settings.RECOMPUTE_COUNTDOWN)

@@ -1,0 +1,52 @@
+"""Materialized standings: what pages and the API read (design.md principle 3)."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Tournament
+
+
+class StandingsSnapshot(models.Model):
+    """The standings after one stage (``stage_key`` "" = the latest), as of ``facts_version``."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="snapshots",
+                                   verbose_name=_("tournament"))
+    stage_key = models.CharField(_("stage"), max_length=40, blank=True)
+    facts_version = models.PositiveBigIntegerField(_("facts version"))
+    ruleset_version = models.PositiveIntegerField(_("ruleset version"), default=1)
+    computed_at = models.DateTimeField(_("computed at"))
+    recheck_at = models.DateTimeField(_("recompute at"), null=True, blank=True)
+    stale = models.BooleanField(_("stale"), default=False)
+    error = models.TextField(_("last error"), blank=True)
+    export = models.JSONField(_("export document"))
+    details = models.JSONField(_("details"), default=dict)
+
+    class Meta:
+        verbose_name = _("standings snapshot")
+        verbose_name_plural = _("standings snapshots")
+        constraints = [models.UniqueConstraint(fields=["tournament", "stage_key"], name="unique_snapshot_stage")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} {self.stage_key or 'latest'} v{self.facts_version}"
+
+
+class RecomputeRun(models.Model):
+    """One run of the recompute job, kept for the benchmarks and the coalescing test."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="recompute_runs",
+                                   verbose_name=_("tournament"))
+    facts_version = models.PositiveBigIntegerField(_("facts version"))
+    started_at = models.DateTimeField(_("started at"))
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    ok = models.BooleanField(_("succeeded"), default=False)
+    error = models.TextField(_("error"), blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+        verbose_name = _("recompute run")
+        verbose_name_plural = _("recompute runs")
+
+    def __str__(self) -> str:
+        return f"{self.tournament} v{self.facts_version} {'ok' if self.ok else 'failed'}"

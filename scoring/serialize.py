@@ -1,0 +1,41 @@
+"""JSON-safe figures of a computation that pages show beside the export."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from rulesets.base import Standings, round2
+
+
+def jsonable(value: Any) -> Any:
+    """Fractions and Decimals become rounded floats; tuples lists; dates ISO strings."""
+    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
+        return value
+    if isinstance(value, (Fraction, Decimal, float)):
+        return round2(Fraction(value) if not isinstance(value, float) else Fraction(str(value)))
+    if isinstance(value, (dt.datetime, dt.date)):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [jsonable(v) for v in value]
+    return str(value)
+
+
+def standings_details(standings: Standings) -> dict[str, Any]:
+    return {
+        "teams": [
+            {"team": row.team, "rank": row.rank, "group": row.group, "separated_by": row.separated_by,
+             "details": jsonable(row.details)}
+            for row in standings.teams
+        ],
+        "players": [
+            {"player": row.player, "rank": row.rank, "details": jsonable(row.details)}
+            for row in (standings.players or [])
+        ],
+        "notes": list(standings.notes),
+        "details": jsonable(standings.details),
+    }

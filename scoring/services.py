@@ -1,0 +1,144 @@
+"""The recompute pipeline: load facts -> run the ruleset -> store snapshots."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+import rulesets
+from rulesets.base import Standings
+from rulesets.facts import TournamentFacts
+from rulesets.interchange import export_standings
+from scoring.loader import load_facts
+from scoring.models import RecomputeRun, StandingsSnapshot
+from scoring.serialize import standings_details
+from tournaments.models import Tournament
+
+log = logging.getLogger(__name__)
+LATEST = ""
+
+
+@dataclass
+class Computed:
+    stage_key: str
+    export: dict[str, Any]
+    details: dict[str, Any]
+
+
+def compute_all(facts: TournamentFacts, now: dt.datetime) -> list[Computed]:
+    """Standings after each stage present, plus the latest (``stage_key`` "")."""
+    module = rulesets.get(facts.ruleset)
+    out: list[Computed] = []
+    latest: Standings | None = None
+    for stage in facts.stages:
+        standings = module.compute(facts, stage.key, now)
+        out.append(Computed(stage.key, export_standings(facts, standings), standings_details(standings)))
+        latest = standings
+    if latest is None:
+        latest = module.compute(facts, None, now)
+    out.append(Computed(LATEST, export_standings(facts, latest), standings_details(latest)))
+    return out
+
+
+def load_consistent(tournament_id: int) -> tuple[Tournament, TournamentFacts]:
+    """Read the version and every fact in one repeatable-read transaction."""
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        tournament = Tournament.objects.get(pk=tournament_id)
+        return tournament, load_facts(tournament)
+
+
+def recompute(tournament_id: int, *, now: dt.datetime | None = None, force: bool = False) -> bool:
+    """Recompute and store a tournament's snapshots; False when nothing needed doing.
+
+    Idempotent and safe to run concurrently: a snapshot is only replaced by one
+    computed from the same or a newer facts version.
+    """
+    now = now or timezone.now()
+    current = StandingsSnapshot.objects.filter(tournament_id=tournament_id, stage_key=LATEST).values_list(
+        "facts_version", "recheck_at", "stale").first()
+    version = Tournament.objects.filter(pk=tournament_id).values_list("facts_version", flat=True).first()
+    if version is None:
+        return False
+    if not force and current is not None and current[0] >= version and not current[2] and (
+            current[1] is None or current[1] > now):
+        return False
+    run = RecomputeRun.objects.create(tournament_id=tournament_id, facts_version=version, started_at=now)
+    try:
+        tournament, facts = load_consistent(tournament_id)
+        computed = compute_all(facts, now)
+        recheck_at = next_recheck(facts, now)
+        store(tournament, computed, now, recheck_at)
+    except Exception as exc:
+        mark_stale(tournament_id, repr(exc))
+        RecomputeRun.objects.filter(pk=run.pk).update(finished_at=timezone.now(), error=repr(exc))
+        raise
+    RecomputeRun.objects.filter(pk=run.pk).update(finished_at=timezone.now(), ok=True,
+                                                  facts_version=tournament.facts_version)
+    return True
+
+
+def next_recheck(facts: TournamentFacts, now: dt.datetime) -> dt.datetime | None:
+    """The next moment an open appeal window closes: the table may turn final then."""
+    module = rulesets.get(facts.ruleset)
+    moments = [module.decision_deadline(facts, d) for d in facts.decisions]
+    moments += [module.appeal_deadline(facts, a) for a in facts.appeals]
+    stage = facts.stages[-1] if facts.stages else None
+    if stage is not None:
+        for tour in stage.tours:
+            probe = _probe_appeal(stage.key, tour.number)
+            moments.append(module.appeal_deadline(facts, probe))
+    future = [m for m in moments if m is not None and m > now]
+    return min(future) + dt.timedelta(seconds=1) if future else None
+
+
+def _probe_appeal(stage_key: str, tour: int):
+    from rulesets.facts import Appeal
+
+    return Appeal(kind="removal", filed_at=timezone.now(), stage=stage_key, tour=tour, question=1)
+
+
+@transaction.atomic
+def store(tournament: Tournament, computed: list[Computed], now: dt.datetime,
+          recheck_at: dt.datetime | None) -> None:
+    existing = {s.stage_key: s for s in StandingsSnapshot.objects.select_for_update().filter(
+        tournament=tournament)}
+    keep = {c.stage_key for c in computed}
+    for item in computed:
+        snap = existing.get(item.stage_key)
+        if snap is not None and snap.facts_version > tournament.facts_version:
+            continue
+        if snap is None:
+            snap = StandingsSnapshot(tournament=tournament, stage_key=item.stage_key)
+        snap.facts_version = tournament.facts_version
+        snap.ruleset_version = tournament.ruleset_version
+        snap.computed_at = now
+        snap.recheck_at = recheck_at
+        snap.stale = False
+        snap.error = ""
+        snap.export = item.export
+        snap.details = item.details
+        snap.save()
+    StandingsSnapshot.objects.filter(tournament=tournament).exclude(stage_key__in=keep).exclude(
+        facts_version__gt=tournament.facts_version).delete()
+
+
+def mark_stale(tournament_id: int, error: str) -> None:
+    """A failed recompute keeps the previous snapshot, marked stale."""
+    StandingsSnapshot.objects.filter(tournament_id=tournament_id).update(stale=True, error=error[:2000])
+
+
+def current_export(tournament: Tournament, stage_key: str | None = None,
+                   now: dt.datetime | None = None) -> dict[str, Any]:
+    """The export document computed from the facts as they are now (CLI and tests)."""
+    facts = load_facts(tournament)
+    module = rulesets.get(facts.ruleset)
+    standings = module.compute(facts, stage_key, now or timezone.now())
+    return export_standings(facts, standings)

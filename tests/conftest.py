@@ -1,0 +1,81 @@
+"""Shared fixtures: eager Celery unless a test asks for the real worker."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parent / "data"
+EXAMPLES = DATA / "examples"
+RULESET_KEYS = ("chgk_tour_points", "family_league", "class_balanced", "elimination_gp")
+
+
+def example(key: str) -> dict:
+    return json.loads((EXAMPLES / f"{key}.json").read_text(encoding="utf-8"))
+
+
+def expected_export(key: str) -> dict:
+    return json.loads((EXAMPLES / f"{key}.expected.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(autouse=True)
+def _eager_unless_real_worker(request, settings):
+    """Tests run Celery tasks in-process, except those marked ``celery_worker``."""
+    if request.node.get_closest_marker("celery_worker") is None:
+        settings.CELERY_TASK_ALWAYS_EAGER = True
+    yield
+
+
+def real_services_available() -> bool:
+    from django.conf import settings
+
+    return bool(os.environ.get("REDIS_URL")) and settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
+
+
+@pytest.fixture
+def celery_worker_process(transactional_db, settings):
+    """A real ``celery worker`` process on the test database and Redis."""
+    if not real_services_available():
+        pytest.skip("needs PostgreSQL (DATABASE_URL) and Redis (REDIS_URL); .ci/run provides them")
+    from django.core.cache import cache
+    from django.db import connection
+
+    cache.clear()
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    db = connection.settings_dict
+    env = dict(os.environ)
+    env["DATABASE_URL"] = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
+    log = open(DATA.parent / "output" / "celery-worker.log", "a") if (DATA.parent / "output").is_dir() else None
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "--loglevel", "INFO",
+         "-Q", env.get("CELERY_QUEUE", "portal"), "--without-heartbeat", "--without-gossip", "--without-mingle"],
+        cwd=Path(__file__).parent.parent, env=env, stdout=log or subprocess.DEVNULL, stderr=subprocess.STDOUT,
+    )
+    from config.celery import app
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if app.control.ping(timeout=0.5):
+                break
+        except Exception:  # noqa: BLE001 - the broker may not answer yet
+            pass
+        time.sleep(0.3)
+    else:
+        proc.kill()
+        pytest.fail("the Celery worker did not start within 60 s")
+    yield proc
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    if log:
+        log.close()

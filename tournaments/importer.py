@@ -1,0 +1,235 @@
+"""Import of an interchange document (``spec/interchange.md``) into the database.
+
+The document is parsed and judged by the pure parser and the ruleset first;
+only a document without a single problem is stored, in one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.db import transaction
+
+import rulesets
+from accounts.models import Family, Player
+from appeals.models import Appeal, Decision
+from rulesets.base import Problem, RulesetError
+from rulesets.facts import TournamentFacts
+from rulesets.interchange import parse_document
+from scoring.changes import mark_changed
+from tournaments.models import (
+    Game,
+    Group,
+    GroupTeam,
+    Mask,
+    NoShowElimination,
+    Participant,
+    Penalty,
+    RosterEntry,
+    Seat,
+    Stage,
+    Team,
+    Tour,
+    Tournament,
+    TournamentFamily,
+    Withdrawal,
+)
+
+
+class ImportRefused(Exception):
+    """The document was not imported; ``problems`` say where and why."""
+
+    def __init__(self, problems: list[Problem], conflict: bool = False):
+        self.problems = problems
+        self.conflict = conflict
+        super().__init__("; ".join(str(p) for p in problems))
+
+
+def decode(raw: bytes | str) -> Any:
+    """Decode JSON text, turning a syntax error into a refusal naming the line."""
+    try:
+        return json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ImportRefused([Problem("", f"not valid JSON: {exc}")]) from exc
+
+
+def import_document(document: Any, *, replace: bool = False) -> Tournament:
+    """Parse, judge and store a document; all or nothing."""
+    try:
+        facts = parse_document(document)
+    except RulesetError as exc:
+        raise ImportRefused(exc.problems) from exc
+    return store_facts(facts, replace=replace)
+
+
+@transaction.atomic
+def store_facts(facts: TournamentFacts, *, replace: bool = False) -> Tournament:
+    existing = Tournament.objects.select_for_update().filter(slug=facts.slug).first()
+    if existing is not None:
+        if not replace:
+            raise ImportRefused(
+                [Problem("tournament.slug", f"a tournament {facts.slug!r} exists; use --replace to overwrite it")],
+                conflict=True,
+            )
+        version = existing.facts_version + 1
+        existing.delete()
+    else:
+        version = 1
+    module = rulesets.get(facts.ruleset)
+    tournament = Tournament.objects.create(
+        slug=facts.slug, name=facts.name, ruleset=facts.ruleset, ruleset_version=module.VERSION,
+        settings=facts.settings, timezone=facts.timezone, starts_on=facts.starts_on, facts_version=version,
+    )
+    players = _ensure_players(facts)
+    families = _ensure_families(facts, players)
+    Participant.objects.bulk_create([
+        Participant(tournament=tournament, player=players[p.nick], order=i, level=p.level,
+                    disqualified=p.disqualified, banned=p.banned,
+                    family=families.get(p.family) if p.family else None)
+        for i, p in enumerate(facts.players)
+    ])
+    TournamentFamily.objects.bulk_create([
+        TournamentFamily(tournament=tournament, family=families[f.name], order=i)
+        for i, f in enumerate(facts.families)
+    ])
+    top_teams = _create_teams(tournament, None, facts.teams, players, families)
+    stages: dict[str, Stage] = {}
+    teams_of_stage: dict[str, dict[str, Team]] = {}
+    games_of_stage: dict[str, dict[int, Game]] = {}
+    tours_of_stage: dict[str, dict[int, Tour]] = {}
+    for order, fstage in enumerate(facts.stages):
+        stage = Stage.objects.create(tournament=tournament, key=fstage.key, order=order, seed=fstage.seed or "")
+        stages[fstage.key] = stage
+        teams = dict(top_teams)
+        teams.update(_create_teams(tournament, stage, fstage.teams, players, families))
+        teams_of_stage[fstage.key] = teams
+        groups = {}
+        for gorder, fgroup in enumerate(fstage.groups):
+            group = Group.objects.create(stage=stage, name=fgroup.name, order=gorder)
+            groups[fgroup.name] = group
+            GroupTeam.objects.bulk_create([GroupTeam(group=group, team=teams[t], order=i)
+                                           for i, t in enumerate(fgroup.teams)])
+        games_of_stage[fstage.key] = _create_games(stage, fstage.games, groups, teams, players)
+        tours_of_stage[fstage.key] = _create_tours(stage, fstage.tours, teams)
+    all_teams = dict(top_teams)
+    for teams in teams_of_stage.values():
+        all_teams.update(teams)
+
+    def team_of(name: str | None, stage_key: str | None) -> Team | None:
+        if name is None:
+            return None
+        if stage_key and stage_key in teams_of_stage and name in teams_of_stage[stage_key]:
+            return teams_of_stage[stage_key][name]
+        return all_teams[name]
+
+    Penalty.objects.bulk_create([
+        Penalty(tournament=tournament, order=i, stage=stages.get(p.stage) if p.stage else None,
+                game=games_of_stage[p.stage].get(p.game) if p.stage and p.game else None,
+                team=team_of(p.team, p.stage), player=players[p.player] if p.player else None, kind=p.kind,
+                code=p.code or "", points=p.points, decided_at=p.decided_at, text=p.text)
+        for i, p in enumerate(facts.penalties)
+    ])
+    decisions = Decision.objects.bulk_create([
+        Decision(tournament=tournament, index=d.index, kind=d.kind, stage=stages.get(d.stage) if d.stage else None,
+                 game=games_of_stage[d.stage].get(d.game) if d.stage and d.game else None, code=d.code or "",
+                 outcome=d.outcome, team=team_of(d.team, d.stage), player=players[d.player] if d.player else None,
+                 order=list(d.order), reason=d.reason, decided_at=d.decided_at, published_at=d.published_at,
+                 by=d.by or "", text=d.text)
+        for d in facts.decisions
+    ])
+    for i, a in enumerate(facts.appeals):
+        stage_key = a.stage or (facts.stages[0].key if a.kind != "decision" and facts.stages else None)
+        appeal = Appeal.objects.create(
+            tournament=tournament, order=i, kind=a.kind, stage=stages.get(a.stage) if a.stage else None,
+            tour=tours_of_stage[stage_key].get(a.tour) if stage_key and a.tour else None, question=a.question,
+            team=team_of(a.team, stage_key), answer=a.answer,
+            decision=decisions[a.decision - 1] if a.decision else None, appellant=a.appellant,
+            filed_at=a.filed_at, verdict=a.verdict,
+        )
+        if a.credited_teams:
+            appeal.credited_teams.set([team_of(t, stage_key) for t in a.credited_teams])
+    Withdrawal.objects.bulk_create([Withdrawal(tournament=tournament, team=team_of(w.team, None), at=w.at)
+                                    for w in facts.withdrawals])
+    mark_changed(tournament.pk, bump=False)
+    return tournament
+
+
+def _ensure_players(facts: TournamentFacts) -> dict[str, Player]:
+    nicks = [p.nick for p in facts.players]
+    found = {p.nick: p for p in Player.objects.filter(nick__in=nicks)}
+    Player.objects.bulk_create([Player(nick=n) for n in nicks if n not in found])
+    return {p.nick: p for p in Player.objects.filter(nick__in=nicks)}
+
+
+def _ensure_families(facts: TournamentFacts, players: dict[str, Player]) -> dict[str, Family]:
+    names = [f.name for f in facts.families]
+    found = {f.name: f for f in Family.objects.filter(name__in=names)}
+    Family.objects.bulk_create([Family(name=n) for n in names if n not in found])
+    families = {f.name: f for f in Family.objects.filter(name__in=names)}
+    for fam in facts.families:
+        if fam.head is not None and families[fam.name].head_id != players[fam.head].pk:
+            families[fam.name].head = players[fam.head]
+            families[fam.name].save(update_fields=["head"])
+    return families
+
+
+def _create_teams(tournament: Tournament, stage: Stage | None, teams, players, families) -> dict[str, Team]:
+    created = Team.objects.bulk_create([
+        Team(tournament=tournament, stage=stage, name=t.name, order=i,
+             captain=players[t.captain] if t.captain else None,
+             family=families.get(t.family) if t.family else None, league=t.league,
+             home_university=t.home_university)
+        for i, t in enumerate(teams)
+    ])
+    by_name = {team.name: team for team in created}
+    RosterEntry.objects.bulk_create([
+        RosterEntry(team=by_name[t.name], player=players[nick], order=i)
+        for t in teams for i, nick in enumerate(t.players)
+    ])
+    return by_name
+
+
+def _create_games(stage: Stage, games, groups, teams, players) -> dict[int, Game]:
+    created = Game.objects.bulk_create([
+        Game(stage=stage, number=g.number, group=groups.get(g.group) if g.group else None,
+             group_label=g.group or "", round=g.round, scheduled_at=g.scheduled_at, status=g.status,
+             outcome=g.outcome, omon=g.omon, game_days=g.game_days, link=g.link or "")
+        for g in games
+    ])
+    by_number = {game.number: game for game in created}
+    seats = []
+    absences = []
+    no_shows = []
+    through = Game.absent_teams.through
+    for g in games:
+        game = by_number[g.number]
+        for order, s in enumerate(g.seats):
+            seats.append(Seat(game=game, order=order, player=players[s.player], team=teams[s.team], role=s.role,
+                              stats=s.stats, timed_out=s.timed_out, days_played=s.days_played,
+                              maniac_kills=s.maniac_kills, in_final_phase=s.in_final_phase,
+                              fake_passport=s.fake_passport))
+        absences.extend(through(game=game, team=teams[t]) for t in g.absent_teams)
+        no_shows.extend(NoShowElimination(game=game, team=teams[t], player=players[p])
+                        for t, p in g.no_show_eliminated)
+    Seat.objects.bulk_create(seats, batch_size=2000)
+    through.objects.bulk_create(absences)
+    NoShowElimination.objects.bulk_create(no_shows)
+    return by_number
+
+
+def _create_tours(stage: Stage, tours, teams) -> dict[int, Tour]:
+    created = Tour.objects.bulk_create([
+        Tour(stage=stage, number=t.number, host=teams.get(t.host) if t.host else None, played_on=t.played_on,
+             questions=t.questions)
+        for t in tours
+    ])
+    by_number = {tour.number: tour for tour in created}
+    Mask.objects.bulk_create([
+        Mask(tour=by_number[t.number], team=teams[team], mask=mask, order=i)
+        for t in tours for i, (team, mask) in enumerate(t.masks)
+    ])
+    through = Tour.absent.through
+    through.objects.bulk_create([through(tour=by_number[t.number], team=teams[name])
+                                 for t in tours for name in t.absent])
+    return by_number

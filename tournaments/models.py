@@ -1,0 +1,400 @@
+"""Facts of a tournament: who plays, what was scheduled, what happened.
+
+Derived results (places, points, awards) are never stored here: they live in
+``scoring.StandingsSnapshot`` and are recomputed from these facts.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+import rulesets
+from accounts.models import Family, Player
+from rulesets import facts as F
+
+
+class TournamentStatus(models.TextChoices):
+    DRAFT = "draft", _("draft")
+    REGISTRATION = "registration", _("registration open")
+    RUNNING = "running", _("running")
+    FINISHED = "finished", _("finished")
+
+
+class Tournament(models.Model):
+    slug = models.SlugField(_("slug"), max_length=100, unique=True)
+    name = models.CharField(_("name"), max_length=200)
+    ruleset = models.CharField(_("ruleset"), max_length=40, choices=rulesets.choices())
+    ruleset_version = models.PositiveIntegerField(_("ruleset version"), default=1)
+    settings = models.JSONField(_("ruleset settings"), default=dict, blank=True)
+    timezone = models.CharField(_("time zone"), max_length=64, default="Europe/Moscow")
+    starts_on = models.DateField(_("starts on"), null=True, blank=True)
+    ends_on = models.DateField(_("ends on"), null=True, blank=True)
+    registration_deadline = models.DateTimeField(_("registration deadline"), null=True, blank=True)
+    room = models.CharField(_("game room"), max_length=200, blank=True)
+    status = models.CharField(_("status"), max_length=20, choices=TournamentStatus.choices,
+                              default=TournamentStatus.RUNNING)
+    facts_version = models.PositiveBigIntegerField(_("facts version"), default=1)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        from django.urls import reverse
+
+        return reverse("tournament", args=[self.slug])
+
+
+class Stage(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages",
+                                   verbose_name=_("tournament"))
+    key = models.CharField(_("key"), max_length=40)
+    order = models.PositiveIntegerField(_("order"), default=0)
+    seed = models.CharField(_("public draw seed"), max_length=100, blank=True)
+    published_at = models.DateTimeField(_("schedule published at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "order"]
+        verbose_name = _("stage")
+        verbose_name_plural = _("stages")
+        constraints = [models.UniqueConstraint(fields=["tournament", "key"], name="unique_stage_key")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} / {self.key}"
+
+
+class Team(models.Model):
+    """A team of a tournament; ``stage`` is set where teams are drawn per stage (elimination_gp)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams",
+                                   verbose_name=_("tournament"))
+    stage = models.ForeignKey(Stage, null=True, blank=True, on_delete=models.CASCADE, related_name="teams",
+                              verbose_name=_("stage"))
+    name = models.CharField(_("name"), max_length=100)
+    order = models.PositiveIntegerField(_("order"), default=0)
+    captain = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="captained",
+                                verbose_name=_("captain"))
+    family = models.ForeignKey(Family, null=True, blank=True, on_delete=models.SET_NULL, related_name="teams",
+                               verbose_name=_("family"))
+    league = models.CharField(_("league"), max_length=10, default="none",
+                              choices=[(k, k) for k in F.LEAGUES])
+    home_university = models.BooleanField(_("host-university team"), default=False)
+    players = models.ManyToManyField(Player, through="RosterEntry", related_name="teams", verbose_name=_("players"))
+
+    class Meta:
+        ordering = ["tournament", "stage", "order", "name"]
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "name"], condition=models.Q(stage__isnull=True),
+                                    name="unique_team_name"),
+            models.UniqueConstraint(fields=["stage", "name"], condition=models.Q(stage__isnull=False),
+                                    name="unique_stage_team_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RosterEntry(models.Model):
+    """A player on a team's roster, dated (one captain per team: ``Team.captain``)."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="roster", verbose_name=_("team"))
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="roster_entries",
+                               verbose_name=_("player"))
+    order = models.PositiveIntegerField(_("order"), default=0)
+    joined_at = models.DateTimeField(_("joined at"), null=True, blank=True)
+    left_at = models.DateTimeField(_("left at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["team", "order"]
+        verbose_name = _("roster entry")
+        verbose_name_plural = _("roster entries")
+        constraints = [models.UniqueConstraint(fields=["team", "player"], name="unique_roster_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.team})"
+
+
+class Participant(models.Model):
+    """A player's facts as this tournament records them (level, disqualification, family)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="participants",
+                                   verbose_name=_("tournament"))
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="participations",
+                               verbose_name=_("player"))
+    order = models.PositiveIntegerField(_("order"), default=0)
+    level = models.PositiveIntegerField(_("level"), null=True, blank=True)
+    disqualified = models.BooleanField(_("disqualified"), default=False)
+    banned = models.BooleanField(_("banned"), default=False)
+    family = models.ForeignKey(Family, null=True, blank=True, on_delete=models.SET_NULL, verbose_name=_("family"))
+
+    class Meta:
+        ordering = ["tournament", "order"]
+        verbose_name = _("participant")
+        verbose_name_plural = _("participants")
+        constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="unique_participant")]
+
+    def __str__(self) -> str:
+        return str(self.player)
+
+
+class TournamentFamily(models.Model):
+    """A family taking part, in the order the tournament lists them."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="families",
+                                   verbose_name=_("tournament"))
+    family = models.ForeignKey(Family, on_delete=models.CASCADE, verbose_name=_("family"))
+    order = models.PositiveIntegerField(_("order"), default=0)
+
+    class Meta:
+        ordering = ["tournament", "order"]
+        verbose_name = _("tournament family")
+        verbose_name_plural = _("tournament families")
+        constraints = [models.UniqueConstraint(fields=["tournament", "family"], name="unique_tournament_family")]
+
+    def __str__(self) -> str:
+        return str(self.family)
+
+
+class Group(models.Model):
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="groups", verbose_name=_("stage"))
+    name = models.CharField(_("name"), max_length=20)
+    order = models.PositiveIntegerField(_("order"), default=0)
+    teams = models.ManyToManyField(Team, through="GroupTeam", related_name="groups", verbose_name=_("teams"))
+
+    class Meta:
+        ordering = ["stage", "order"]
+        verbose_name = _("group")
+        verbose_name_plural = _("groups")
+        constraints = [models.UniqueConstraint(fields=["stage", "name"], name="unique_group_name")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class GroupTeam(models.Model):
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, verbose_name=_("group"))
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, verbose_name=_("team"))
+    order = models.PositiveIntegerField(_("order"), default=0)
+
+    class Meta:
+        ordering = ["group", "order"]
+        verbose_name = _("group team")
+        verbose_name_plural = _("group teams")
+        constraints = [models.UniqueConstraint(fields=["group", "team"], name="unique_group_team")]
+
+    def __str__(self) -> str:
+        return f"{self.team} in {self.group}"
+
+
+class GameStatus(models.TextChoices):
+    SCHEDULED = "scheduled", _("scheduled")
+    PLAYED = "played", _("played")
+    NOT_HELD = "not_held", _("not held")
+    ANNULLED = "annulled", _("annulled (replay)")
+    TECHNICAL = "technical", _("technical result")
+
+
+class Outcome(models.TextChoices):
+    CIVILIANS = "civilians", _("civilians win")
+    MAFIA = "mafia", _("mafia win")
+    MANIAC = "maniac", _("maniac wins")
+    DRAW = "draw", _("draw")
+
+
+class RoleChoice(models.TextChoices):
+    CIVILIAN = "civilian", _("civilian")
+    COMMISSAR = "commissar", _("commissar")
+    SERGEANT = "sergeant", _("sergeant")
+    DOCTOR = "doctor", _("doctor")
+    MAFIA = "mafia", _("mafia")
+    DON = "don", _("don")
+    MANIAC = "maniac", _("maniac")
+
+
+class Game(models.Model):
+    """A Mafia game (партия) as recorded by an organizer (mafia_glossary.md)."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="games", verbose_name=_("stage"))
+    number = models.PositiveIntegerField(_("number"))
+    group = models.ForeignKey(Group, null=True, blank=True, on_delete=models.SET_NULL, related_name="games",
+                              verbose_name=_("group"))
+    group_label = models.CharField(_("group label"), max_length=20, blank=True)
+    round = models.PositiveIntegerField(_("round / tour"), null=True, blank=True)
+    scheduled_at = models.DateTimeField(_("scheduled at"), null=True, blank=True)
+    status = models.CharField(_("status"), max_length=12, choices=GameStatus.choices, default=GameStatus.PLAYED)
+    outcome = models.CharField(_("outcome"), max_length=12, choices=Outcome.choices, null=True, blank=True)
+    omon = models.BooleanField(_("OMON"), default=False)
+    game_days = models.PositiveIntegerField(_("game days"), null=True, blank=True)
+    link = models.CharField(_("log link"), max_length=500, blank=True)
+    absent_teams = models.ManyToManyField(Team, blank=True, related_name="absences", verbose_name=_("absent teams"))
+    version = models.PositiveIntegerField(_("version"), default=1)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+    updated_by = models.CharField(_("updated by"), max_length=150, blank=True)
+
+    class Meta:
+        ordering = ["stage", "number"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        constraints = [models.UniqueConstraint(fields=["stage", "number"], name="unique_game_number")]
+
+    def __str__(self) -> str:
+        return f"{self.stage.key} #{self.number}"
+
+
+class Seat(models.Model):
+    """One player's place in a game; a player has at most one seat in a game."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", verbose_name=_("game"))
+    order = models.PositiveIntegerField(_("order joined"), default=0)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player"))
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="seats", verbose_name=_("team"))
+    role = models.CharField(_("role"), max_length=12, choices=RoleChoice.choices)
+    stats = models.PositiveIntegerField(_("stats"), null=True, blank=True)
+    timed_out = models.BooleanField(_("timed out"), default=False)
+    days_played = models.PositiveIntegerField(_("days played"), null=True, blank=True)
+    maniac_kills = models.PositiveIntegerField(_("maniac kills"), default=0)
+    in_final_phase = models.BooleanField(_("in the last day/night"), default=False)
+    fake_passport = models.BooleanField(_("fake passport"), default=False)
+
+    class Meta:
+        ordering = ["game", "order"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [models.UniqueConstraint(fields=["game", "player"], name="unique_seat_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.role})"
+
+
+class NoShowElimination(models.Model):
+    """GP-10: the player the seeded draw eliminated for a team that sent nobody."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="no_show_eliminations",
+                             verbose_name=_("game"))
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, verbose_name=_("team"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, verbose_name=_("player"))
+
+    class Meta:
+        verbose_name = _("no-show elimination")
+        verbose_name_plural = _("no-show eliminations")
+        constraints = [models.UniqueConstraint(fields=["game", "team"], name="unique_no_show_team")]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.team}), game {self.game_id}"
+
+
+class Tour(models.Model):
+    """A ChGK tour (тур), hosted by one team (the duty team, CHGK-7)."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="tours", verbose_name=_("stage"))
+    number = models.PositiveIntegerField(_("number"))
+    host = models.ForeignKey(Team, null=True, blank=True, on_delete=models.SET_NULL, related_name="hosted_tours",
+                             verbose_name=_("host"))
+    played_on = models.DateField(_("played on"), null=True, blank=True)
+    questions = models.PositiveIntegerField(_("questions"), default=8)
+    absent = models.ManyToManyField(Team, blank=True, related_name="missed_tours", verbose_name=_("absent teams"))
+    version = models.PositiveIntegerField(_("version"), default=1)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+    updated_by = models.CharField(_("updated by"), max_length=150, blank=True)
+
+    class Meta:
+        ordering = ["stage", "number"]
+        verbose_name = _("tour")
+        verbose_name_plural = _("tours")
+        constraints = [models.UniqueConstraint(fields=["stage", "number"], name="unique_tour_number")]
+
+    def __str__(self) -> str:
+        return f"{self.stage.tournament} / tour {self.number}"
+
+
+class Mask(models.Model):
+    """A team's answers in a tour: one of ``1 0 X ?`` per question."""
+
+    tour = models.ForeignKey(Tour, on_delete=models.CASCADE, related_name="masks", verbose_name=_("tour"))
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="masks", verbose_name=_("team"))
+    mask = models.CharField(_("mask"), max_length=100)
+    order = models.PositiveIntegerField(_("order"), default=0)
+
+    class Meta:
+        ordering = ["tour", "order"]
+        verbose_name = _("answer mask")
+        verbose_name_plural = _("answer masks")
+        constraints = [models.UniqueConstraint(fields=["tour", "team"], name="unique_tour_mask")]
+
+    def __str__(self) -> str:
+        return f"{self.team}: {self.mask}"
+
+
+class Question(models.Model):
+    """A question of a tour with its author's answer and sources (CHGK-8)."""
+
+    tour = models.ForeignKey(Tour, on_delete=models.CASCADE, related_name="question_set", verbose_name=_("tour"))
+    number = models.PositiveIntegerField(_("number"))
+    text = models.TextField(_("text"), blank=True)
+    answer = models.TextField(_("answer"), blank=True)
+    accepted_answers = models.TextField(_("accepted answers"), blank=True)
+    comment = models.TextField(_("comment"), blank=True)
+    sources = models.TextField(_("sources"), blank=True)
+    authors = models.CharField(_("authors"), max_length=300, blank=True)
+    by_host = models.BooleanField(_("written by the host"), default=True)
+
+    class Meta:
+        ordering = ["tour", "number"]
+        verbose_name = _("question")
+        verbose_name_plural = _("questions")
+        constraints = [models.UniqueConstraint(fields=["tour", "number"], name="unique_question_number")]
+
+    def __str__(self) -> str:
+        return f"{self.tour} Q{self.number}"
+
+
+class Penalty(models.Model):
+    """A judge's fair-play ruling (FL-18) with its point deduction."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="penalties",
+                                   verbose_name=_("tournament"))
+    order = models.PositiveIntegerField(_("order"), default=0)
+    stage = models.ForeignKey(Stage, null=True, blank=True, on_delete=models.CASCADE, verbose_name=_("stage"))
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, verbose_name=_("game"))
+    team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.CASCADE, verbose_name=_("team"))
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, verbose_name=_("player"))
+    kind = models.CharField(_("kind"), max_length=30, default="fair_play")
+    code = models.CharField(_("rule code"), max_length=20, blank=True)
+    points = models.DecimalField(_("points"), max_digits=8, decimal_places=3)
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    text = models.TextField(_("text"), blank=True)
+
+    class Meta:
+        ordering = ["tournament", "order"]
+        verbose_name = _("penalty")
+        verbose_name_plural = _("penalties")
+        constraints = [models.CheckConstraint(condition=models.Q(points__gt=0), name="penalty_points_positive")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.code} -{self.points}"
+
+
+class Withdrawal(models.Model):
+    """A team leaving the season (CHGK-17)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="withdrawals",
+                                   verbose_name=_("tournament"))
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, verbose_name=_("team"))
+    at = models.DateTimeField(_("at"))
+
+    class Meta:
+        ordering = ["tournament", "at"]
+        verbose_name = _("withdrawal")
+        verbose_name_plural = _("withdrawals")
+        constraints = [models.UniqueConstraint(fields=["tournament", "team"], name="unique_withdrawal")]
+
+    def __str__(self) -> str:
+        return f"{self.team} withdrew {self.at:%Y-%m-%d}"
