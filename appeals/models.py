@@ -59,6 +59,7 @@ class AppealKind(models.TextChoices):
 class Verdict(models.TextChoices):
     ACCEPTED = "accepted", _("upheld")
     REJECTED = "rejected", _("rejected")
+    PARTLY = "partly", _("partly upheld")
 
 
 class Appeal(models.Model):

@@ -10,6 +10,9 @@ queue at a time (a cache key set with ``add``).
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
@@ -52,3 +55,20 @@ def enqueue_recompute(tournament_id: int) -> None:
         return
     if cache.add(QUEUED_KEY.format(tournament_id), 1, QUEUED_TTL):
         recompute_standings.apply_async(args=[tournament_id], countdown=settings.RECOMPUTE_COUNTDOWN)
+
+
+_suspended: contextvars.ContextVar[bool] = contextvars.ContextVar("tracking_suspended", default=False)
+
+
+@contextlib.contextmanager
+def bulk_change():
+    """Within the block, row signals neither audit nor recompute: the caller records the change once."""
+    token = _suspended.set(True)
+    try:
+        yield
+    finally:
+        _suspended.reset(token)
+
+
+def tracking_suspended() -> bool:
+    return _suspended.get()

@@ -28,6 +28,8 @@ from tournaments.models import (
     Withdrawal,
 )
 
+FACT_VERDICT = {"partly": "accepted"}  # a partly upheld appeal changes the facts as an accepted one
+
 
 def load_facts(tournament: Tournament) -> F.TournamentFacts:
     """The facts of ``tournament``, exactly as the interchange parser would build them."""
@@ -99,7 +101,7 @@ def load_facts(tournament: Tournament) -> F.TournamentFacts:
         credited[appeal_id].append(team_name[team_id])
     appeals = tuple(
         F.Appeal(kind=kind, filed_at=filed_at, stage=stage_key.get(stage_id), tour=tour, question=question,
-                 team=team_name.get(team_id), answer=answer, verdict=verdict,
+                 team=team_name.get(team_id), answer=answer, verdict=FACT_VERDICT.get(verdict, verdict),
                  credited_teams=tuple(credited.get(aid, ())), decision=decision_index.get(decision_id),
                  appellant=appellant)
         for aid, kind, filed_at, stage_id, tour, question, team_id, answer, verdict, decision_id, appellant in

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
-from scoring.changes import mark_changed
+from scoring.changes import mark_changed, tracking_suspended
 
 
 def _tournament_id(instance) -> int | None:
@@ -22,7 +22,7 @@ def _tournament_id(instance) -> int | None:
 
 
 def _on_change(sender, instance, raw=False, **kwargs) -> None:
-    if raw or getattr(instance, "_skip_recompute", False):
+    if raw or getattr(instance, "_skip_recompute", False) or tracking_suspended():
         return
     tournament_id = _tournament_id(instance)
     if tournament_id is not None:

@@ -123,6 +123,7 @@ def test_existing_slug_is_refused_unless_replace(tmp_path):
     with pytest.raises(CommandError, match="refused"):
         run_import(path)
     document["stages"][0]["tours"] = document["stages"][0]["tours"][:1]
+    document["appeals"] = [a for a in document["appeals"] if a["tour"] == 1]
     path.write_text(json.dumps(document), encoding="utf-8")
     assert run_import(path, "--replace") == document["tournament"]["slug"]
     assert Tournament.objects.count() == 1

@@ -17,7 +17,8 @@ from appeals.models import Appeal, Decision
 from rulesets.base import Problem, RulesetError
 from rulesets.facts import TournamentFacts
 from rulesets.interchange import parse_document
-from scoring.changes import mark_changed
+from scoring.changes import bulk_change, mark_changed
+from tournaments.audit import record
 from tournaments.models import (
     Game,
     Group,
@@ -54,17 +55,27 @@ def decode(raw: bytes | str) -> Any:
         raise ImportRefused([Problem("", f"not valid JSON: {exc}")]) from exc
 
 
-def import_document(document: Any, *, replace: bool = False) -> Tournament:
+def import_document(document: Any, *, replace: bool = False, user=None) -> Tournament:
     """Parse, judge and store a document; all or nothing."""
     try:
         facts = parse_document(document)
     except RulesetError as exc:
         raise ImportRefused(exc.problems) from exc
-    return store_facts(facts, replace=replace)
+    return store_facts(facts, replace=replace, user=user)
 
 
 @transaction.atomic
-def store_facts(facts: TournamentFacts, *, replace: bool = False) -> Tournament:
+def store_facts(facts: TournamentFacts, *, replace: bool = False, user=None) -> Tournament:
+    """Store parsed facts as a new tournament (replacing one with the same slug when asked)."""
+    with bulk_change():
+        tournament, replaced = _store(facts, replace)
+    record("replace" if replaced else "import", tournament, None,
+           {"slug": tournament.slug, "stages": [s.key for s in facts.stages]}, user=user)
+    mark_changed(tournament.pk, bump=False)
+    return tournament
+
+
+def _store(facts: TournamentFacts, replace: bool) -> tuple[Tournament, bool]:
     existing = Tournament.objects.select_for_update().filter(slug=facts.slug).first()
     if existing is not None:
         if not replace:
@@ -151,8 +162,7 @@ def store_facts(facts: TournamentFacts, *, replace: bool = False) -> Tournament:
             appeal.credited_teams.set([team_of(t, stage_key) for t in a.credited_teams])
     Withdrawal.objects.bulk_create([Withdrawal(tournament=tournament, team=team_of(w.team, None), at=w.at)
                                     for w in facts.withdrawals])
-    mark_changed(tournament.pk, bump=False)
-    return tournament
+    return tournament, existing is not None
 
 
 def _ensure_players(facts: TournamentFacts) -> dict[str, Player]:

@@ -398,3 +398,30 @@ class Withdrawal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team} withdrew {self.at:%Y-%m-%d}"
+
+
+class AuditEntry(models.Model):
+    """Who changed which fact, when, from what to what (issue 6)."""
+
+    tournament = models.ForeignKey(Tournament, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="audit_entries", verbose_name=_("tournament"))
+    tournament_slug = models.CharField(_("tournament slug"), max_length=100, blank=True)
+    user = models.ForeignKey("accounts.User", null=True, blank=True, on_delete=models.SET_NULL,
+                             verbose_name=_("user"))
+    username = models.CharField(_("user name"), max_length=150, blank=True)
+    at = models.DateTimeField(_("at"), auto_now_add=True, db_index=True)
+    action = models.CharField(_("action"), max_length=10)
+    model = models.CharField(_("model"), max_length=60)
+    object_id = models.CharField(_("object id"), max_length=40, blank=True)
+    object_repr = models.CharField(_("object"), max_length=200, blank=True)
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit trail")
+        indexes = [models.Index(fields=["model", "object_id"])]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.username or '-'} {self.action} {self.model} {self.object_repr}"

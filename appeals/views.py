@@ -1,0 +1,121 @@
+"""Filing appeals, the jury's queue and verdicts, and the public record of each appeal."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+
+from accounts.models import TournamentRole
+from accounts.permissions import APPEAL_DECIDERS, can_decide_appeals, can_see_hidden_appellant, player_of
+from appeals.forms import ChgkAppealForm, DecisionAppealForm, VerdictForm
+from appeals.models import Appeal, Decision
+from appeals.services import AppealRefused, AppealTarget, decide, file_appeal, filing_deadline, verdict_due
+from tournaments.models import Team, Tour, Tournament
+
+
+def _target(request: HttpRequest, tournament: Tournament) -> AppealTarget:
+    params = request.GET if request.method == "GET" else request.POST
+    try:
+        if tournament.ruleset == "chgk_tour_points":
+            tour = get_object_or_404(Tour, stage__tournament=tournament, number=int(params.get("tour", "")))
+            return AppealTarget(kind=params.get("kind", "accept_answer"), tour=tour,
+                                question=int(params.get("question", "")))
+        decision = get_object_or_404(Decision, tournament=tournament, index=int(params.get("decision", "")))
+        return AppealTarget(kind="decision", decision=decision)
+    except ValueError as exc:
+        raise Http404("bad appeal target") from exc
+
+
+def _own_team(request: HttpRequest, tournament: Tournament) -> Team | None:
+    player = player_of(request.user)
+    if player is None:
+        return None
+    if tournament.ruleset == "chgk_tour_points":
+        return Team.objects.filter(tournament=tournament, captain=player).first()
+    return Team.objects.filter(tournament=tournament, roster__player=player).order_by("-stage__order").first()
+
+
+@login_required
+def file_view(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    target = _target(request, tournament)
+    deadline = filing_deadline(tournament, target)
+    chgk = tournament.ruleset == "chgk_tour_points"
+    form_class = ChgkAppealForm if chgk else DecisionAppealForm
+    form = form_class(request.POST or None, initial={"kind": target.kind})
+    error = None
+    team = _own_team(request, tournament)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        if chgk:
+            target = AppealTarget(kind=data["kind"], tour=target.tour, question=target.question)
+        try:
+            appeal = file_appeal(tournament, request.user, target, team=team, answer=data.get("answer", ""),
+                                 argument=data["argument"], appellant=data.get("appellant", ""))
+        except AppealRefused as exc:
+            error = str(exc)
+        else:
+            return redirect("appeal-detail", pk=appeal.pk)
+    question = None
+    if target.tour is not None:
+        question = target.tour.question_set.filter(number=target.question).first()
+    return render(request, "appeals/file.html", {
+        "tournament": tournament, "target": target, "deadline": deadline, "form": form, "error": error,
+        "team": team, "question": question, "now": timezone.now(),
+    })
+
+
+def detail_view(request: HttpRequest, pk: int) -> HttpResponse:
+    appeal = get_object_or_404(Appeal.objects.select_related("tournament", "tour", "team", "decision"), pk=pk)
+    tournament = appeal.tournament
+    show_team = appeal.verdict is not None or can_see_hidden_appellant(request.user, tournament) or (
+        appeal.filed_by_id is not None and appeal.filed_by_id == request.user.pk)
+    return render(request, "appeals/detail.html", {
+        "appeal": appeal, "tournament": tournament, "show_team": show_team,
+        "credited": list(appeal.credited_teams.values_list("name", flat=True)),
+        "verdict_due": verdict_due(tournament, appeal), "can_decide": can_decide_appeals(request.user, tournament),
+    })
+
+
+@login_required
+def queue_view(request: HttpRequest) -> HttpResponse:
+    """The jury's queue: pending appeals of the user's tournaments, oldest first, overdue flagged."""
+    roles = TournamentRole.objects.filter(user=request.user).values_list("tournament_id", "tournament__ruleset",
+                                                                        "role")
+    tournament_ids = {tid for tid, ruleset, role in roles if role in APPEAL_DECIDERS[ruleset]}
+    query = Q(tournament_id__in=tournament_ids)
+    if request.user.is_staff:
+        query = Q()
+    pending = list(Appeal.objects.filter(query, verdict__isnull=True).select_related(
+        "tournament", "tour", "tour__stage", "decision").order_by("filed_at")[:200])
+    now = timezone.now()
+    rows = []
+    for appeal in pending:
+        due = verdict_due(appeal.tournament, appeal)
+        rows.append({"appeal": appeal, "due": due, "overdue": due is not None and due < now})
+    return render(request, "appeals/queue.html", {"rows": rows, "now": now})
+
+
+@login_required
+def verdict_view(request: HttpRequest, pk: int) -> HttpResponse:
+    appeal = get_object_or_404(Appeal.objects.select_related("tournament"), pk=pk)
+    if not can_decide_appeals(request.user, appeal.tournament):
+        return render(request, "appeals/forbidden.html", status=403)
+    teams = Team.objects.filter(tournament=appeal.tournament).order_by("name")
+    form = VerdictForm(request.POST or None, teams=teams)
+    error = None
+    if request.method == "POST" and form.is_valid():
+        credited = list(teams.filter(pk__in=form.cleaned_data["credited"]))
+        try:
+            decide(appeal, request.user, form.cleaned_data["verdict"], reasons=form.cleaned_data["reasons"],
+                   credited=credited)
+        except AppealRefused as exc:
+            error = str(exc)
+        else:
+            return redirect("appeal-detail", pk=appeal.pk)
+    return render(request, "appeals/verdict.html", {"appeal": appeal, "form": form, "error": error,
+                                                    "show_team": can_see_hidden_appellant(request.user,
+                                                                                          appeal.tournament)})
