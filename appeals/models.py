@@ -78,6 +78,8 @@ class Appeal(models.Model):
     argument = models.TextField(_("argument"), blank=True)
     decision = models.ForeignKey(Decision, null=True, blank=True, on_delete=models.CASCADE,
                                  related_name="appeals", verbose_name=_("decision"))
+    penalty = models.ForeignKey("tournaments.Penalty", null=True, blank=True, on_delete=models.CASCADE,
+                                related_name="appeals", verbose_name=_("penalty"))
     appellant = models.CharField(_("appellant"), max_length=150, blank=True, null=True)
     filed_at = models.DateTimeField(_("filed at"))
     filed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,

@@ -38,6 +38,7 @@ from rulesets.chgk_season import (  # noqa: F401  (re-exported: the ruleset's pu
     HostingWish,
     QueueEntry,
     admission_queue,
+    check_appeal_filer,
     check_appeal_jury,
     check_application,
     check_line_up,
@@ -278,9 +279,13 @@ def validate(facts: TournamentFacts) -> list[Problem]:
 
 
 def _tour_problems(facts: TournamentFacts, si: int) -> list[Problem]:
-    """Question count (CHGK-8) and hosting (CHGK-7): one tour per admitted team, never played by its host."""
+    """Hosting (CHGK-7): one tour per admitted team, never played by its host.
+
+    A tour's own ``questions`` count is taken as recorded: ``questions_per_tour``
+    (CHGK-8) is the default for new tours, not a reason to refuse a season
+    whose tours were played with another count.
+    """
     problems: list[Problem] = []
-    per_tour = _settings(facts)["questions_per_tour"]
     stage = facts.stages[si]
     hosted: dict[str, int] = {}
     if len(stage.tours) > len(facts.teams):
@@ -288,9 +293,6 @@ def _tour_problems(facts: TournamentFacts, si: int) -> list[Problem]:
                                                        "teams: each team hosts exactly one tour (CHGK-7)"))
     for ti, tour in enumerate(stage.tours):
         path = f"stages[{si}].tours[{ti}]"
-        if tour.questions != per_tour:
-            problems.append(Problem(f"{path}.questions", f"tour {tour.number} has {tour.questions} questions; "
-                                                         f"a tour has {per_tour} (CHGK-8)"))
         if tour.host is None:
             continue
         if tour.host in hosted:
@@ -634,9 +636,25 @@ def compute(facts: TournamentFacts, stage_key: str | None, now: dt.datetime) -> 
         ))
     stage = facts.stage(SEASON)
     return Standings(
-        stage=SEASON, final=final, teams=rows, seed=None,
+        stage=SEASON, final=final, teams=rows, seed=None, notes=_notes(facts, result, now, final),
         details=_season_details(facts, result, now, stage.seed if stage else None),
     )
+
+
+def _notes(facts: TournamentFacts, result: Season, now: dt.datetime, final: bool) -> list[str]:
+    """Why the table is still preliminary (CHGK-16), in plain words."""
+    if final:
+        return []
+    notes = []
+    remaining = result.planned_tours - len(result.tours)
+    if remaining > 0:
+        notes.append(f"Preliminary: {remaining} of {result.planned_tours} tours remain to be played (CHGK-16).")
+    pending = sum(1 for a in facts.appeals if a.pending)
+    if pending:
+        notes.append(f"Preliminary: {pending} appeal(s) await a verdict (CHGK-16).")
+    if any(appeal_window_open(facts, t.tour, now) for t in result.tours):
+        notes.append("Preliminary: appeals may still be filed on a played tour (CHGK-18).")
+    return notes
 
 
 def _season_details(facts: TournamentFacts, result: Season, now: dt.datetime, seed: str | None) -> dict[str, Any]:

@@ -80,7 +80,8 @@ def load_facts(tournament: Tournament) -> F.TournamentFacts:
         F.Penalty(stage=stage_key.get(stage_id), team=team_name.get(team_id), kind=kind, points=points,
                   game=game_number, player=player, code=code or None, decided_at=decided_at, text=text)
         for stage_id, team_id, kind, points, game_number, player, code, decided_at, text in
-        Penalty.objects.filter(tournament_id=tid).order_by("order", "id").values_list(
+        Penalty.objects.filter(tournament_id=tid).exclude(
+            appeals__verdict__in=("accepted", "partly")).order_by("order", "id").values_list(
             "stage_id", "team_id", "kind", "points", "game__number", "player__nick", "code", "decided_at", "text")
     )
     decision_rows = list(Decision.objects.filter(tournament_id=tid).order_by("index").values_list(
