@@ -72,6 +72,7 @@ class Config:
     class_table_per_team: dict[str, int]
     best_player_min_games: dict[str, int]
     appeal_hours: int
+    schedule_published_days_before: int
 
     def kill_points_for(self, kills: int) -> Fraction:
         """Maniac kill points: the listed values in turn, the last one for every further kill (CB-9)."""
@@ -132,6 +133,7 @@ def config(settings: dict[str, Any] | None) -> Config:
         class_table_per_team=dict(s["class_table_per_team"]),
         best_player_min_games=dict(s["best_player_min_games"]),
         appeal_hours=s["appeal_hours"],
+        schedule_published_days_before=s["schedule_published_days_before"],
     )
 
 
