@@ -428,7 +428,7 @@ def _parse_game(r: _Reader, raw: Any, path: str) -> Game | None:
     number = r.integer(g.get("number"), f"{path}.number", required=True, minimum=1)
     status = r.choice(g.get("status", "played"), f"{path}.status", GAME_STATUSES) or "played"
     outcome = r.choice(g.get("outcome"), f"{path}.outcome", OUTCOMES, required=False)
-    if status in ("played", "technical") and outcome is None and "outcome" not in g:
+    if status in ("played", "technical") and outcome is None and g.get("outcome") is None:
         r.fail(f"{path}.outcome", f"a {status} game needs an outcome")
     if status not in ("played", "technical") and outcome is not None:
         r.fail(f"{path}.outcome", f"a {status} game has no outcome")

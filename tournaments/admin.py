@@ -2,12 +2,106 @@
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
+from accounts.models import TournamentRole
+from accounts.permissions import RESULT_WRITERS
 from scoring.services import recompute
 from tournaments import models as m
+
+
+class TournamentScopedAdmin(admin.ModelAdmin):
+    """An organizer sees and changes only the tournaments where they hold a role; superusers see all."""
+
+    tournament_path = "tournament"
+
+    def _tournament_ids(self, request) -> set[int]:
+        cache = getattr(request, "_scoped_tournament_ids", None)
+        if cache is None:
+            cache = request._scoped_tournament_ids = set(TournamentRole.objects.filter(
+                user=request.user, role__in=RESULT_WRITERS).values_list("tournament_id", flat=True))
+        return cache
+
+    def get_queryset(self, request):
+        qs = super().get_queryset(request)
+        if request.user.is_superuser:
+            return qs
+        return qs.filter(**{f"{self.tournament_path}__in": self._tournament_ids(request)})
+
+    def _tournament_id_of(self, obj) -> int | None:
+        value = obj
+        for part in self.tournament_path.split("__"):
+            value = getattr(value, part, None)
+        return value.pk if value is not None else None
+
+    def has_module_permission(self, request) -> bool:
+        return request.user.is_active and request.user.is_staff
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return self.has_change_permission(request, obj)
+
+    def has_add_permission(self, request) -> bool:
+        return request.user.is_superuser or bool(self._tournament_ids(request))
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        if request.user.is_superuser:
+            return True
+        if not request.user.is_staff:
+            return False
+        if obj is None:
+            return bool(self._tournament_ids(request))
+        return self._tournament_id_of(obj) in self._tournament_ids(request)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return self.has_change_permission(request, obj)
+
+
+class VersionedForm(forms.ModelForm):
+    """Refuses a save based on an outdated read: "changed by X at T, reload" (issue 6)."""
+
+    seen_version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.fields["seen_version"].initial = self.instance.version
+
+    def clean(self):
+        """Lock the row for the rest of the admin's transaction, then compare versions.
+
+        The admin's change view runs in one transaction, so a second organizer
+        saving at the same moment waits here and then sees the bumped version.
+        """
+        cleaned = super().clean()
+        seen = cleaned.get("seen_version")
+        if self.instance.pk and seen is not None:
+            current = type(self.instance).objects.select_for_update().filter(pk=self.instance.pk).values(
+                "version", "updated_by", "updated_at").first()
+            if current and current["version"] != seen:
+                raise ValidationError(version_conflict_message(current["updated_by"], current["updated_at"]))
+        return cleaned
+
+
+def version_conflict_message(user: str, at) -> str:
+    return gettext("Changed by %(user)s at %(time)s, reload the page.") % {
+        "user": user or gettext("someone"), "time": timezone.localtime(at).strftime("%Y-%m-%d %H:%M:%S")}
+
+
+class VersionedAdmin(TournamentScopedAdmin):
+    """Result entry: the row is locked and its version checked and bumped in the admin's transaction."""
+
+    form = VersionedForm
+
+    def save_model(self, request, obj, form, change) -> None:
+        if change:
+            obj.version = type(obj).objects.values_list("version", flat=True).get(pk=obj.pk) + 1
+        obj.updated_by = request.user.get_username()
+        super().save_model(request, obj, form, change)
 
 
 @admin.action(description=_("Recompute the standings now"))
@@ -31,7 +125,9 @@ class StageInline(admin.TabularInline):
 
 
 @admin.register(m.Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(TournamentScopedAdmin):
+    tournament_path = "id"
+
     list_display = ("name", "slug", "ruleset", "status", "starts_on", "facts_version")
     list_filter = ("ruleset", "status")
     search_fields = ("name", "slug")
@@ -39,6 +135,9 @@ class TournamentAdmin(admin.ModelAdmin):
     readonly_fields = ("facts_version", "ruleset_version", "created_at")
     inlines = [StageInline]
     actions = [recompute_now]
+
+    def _tournament_id_of(self, obj) -> int | None:
+        return obj.pk
 
     def save_model(self, request, obj, form, change) -> None:
         import rulesets
@@ -62,7 +161,7 @@ class RosterInline(admin.TabularInline):
 
 
 @admin.register(m.Team)
-class TeamAdmin(admin.ModelAdmin):
+class TeamAdmin(TournamentScopedAdmin):
     list_display = ("name", "tournament", "stage", "captain", "family")
     list_filter = ("tournament",)
     search_fields = ("name", "tournament__name")
@@ -84,7 +183,8 @@ class NoShowInline(admin.TabularInline):
 
 
 @admin.register(m.Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(VersionedAdmin):
+    tournament_path = "stage__tournament"
     list_display = ("__str__", "round", "group", "scheduled_at", "status", "outcome", "omon")
     list_filter = ("stage__tournament", "status", "outcome")
     search_fields = ("stage__tournament__name", "seats__player__nick")
@@ -104,7 +204,8 @@ class QuestionInline(admin.StackedInline):
 
 
 @admin.register(m.Tour)
-class TourAdmin(admin.ModelAdmin):
+class TourAdmin(VersionedAdmin):
+    tournament_path = "stage__tournament"
     list_display = ("__str__", "host", "played_on", "questions")
     list_filter = ("stage__tournament",)
     search_fields = ("stage__tournament__name", "host__name")
@@ -119,33 +220,55 @@ class GroupTeamInline(admin.TabularInline):
 
 
 @admin.register(m.Group)
-class GroupAdmin(admin.ModelAdmin):
+class GroupAdmin(TournamentScopedAdmin):
+    tournament_path = "stage__tournament"
     list_display = ("name", "stage")
     list_filter = ("stage__tournament",)
     inlines = [GroupTeamInline]
 
 
 @admin.register(m.Penalty)
-class PenaltyAdmin(admin.ModelAdmin):
+class PenaltyAdmin(TournamentScopedAdmin):
     list_display = ("tournament", "stage", "team", "player", "kind", "code", "points", "decided_at")
     list_filter = ("tournament", "kind")
     search_fields = ("team__name", "player__nick", "code")
 
 
 @admin.register(m.Withdrawal)
-class WithdrawalAdmin(admin.ModelAdmin):
+class WithdrawalAdmin(TournamentScopedAdmin):
     list_display = ("tournament", "team", "at")
     list_filter = ("tournament",)
 
 
 @admin.register(m.Participant)
-class ParticipantAdmin(admin.ModelAdmin):
+class ParticipantAdmin(TournamentScopedAdmin):
     list_display = ("player", "tournament", "level", "disqualified", "family")
     list_filter = ("tournament", "disqualified")
     search_fields = ("player__nick",)
 
 
 @admin.register(m.Stage)
-class StageAdmin(admin.ModelAdmin):
+class StageAdmin(TournamentScopedAdmin):
     list_display = ("__str__", "key", "seed", "published_at")
     list_filter = ("tournament",)
+
+
+@admin.register(m.AuditEntry)
+class AuditEntryAdmin(TournamentScopedAdmin):
+    list_display = ("at", "username", "action", "model", "object_repr", "tournament_slug")
+    list_filter = ("action", "model", "tournament")
+    search_fields = ("object_repr", "username", "object_id")
+    readonly_fields = [f.name for f in m.AuditEntry._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return super().has_change_permission(request, obj) if obj is None else (
+            request.user.is_superuser or self._tournament_id_of(obj) in self._tournament_ids(request))
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

@@ -1,0 +1,565 @@
+"""Ruleset ``family_league``: the family Mafia league (``spec/family_league.md``, seed 002).
+
+Families play as teams: a qualifying stage in groups (only with at least
+``groups_from_teams`` teams, FL-7), then a final ranked on its own points
+(FL-12). Seats score by the points table (FL-13, FL-14); the portal detects
+four violations from the seats (FL-15), each costing 0.1 points (FL-16) and
+an escalating fine (FL-17); the judge's fair-play penalties replace the 0.1
+(FL-18). Prizes and cups go to places 1..5 of the final (FL-20, FL-21).
+
+Interpretations:
+- FL-7: a qualifying stage is planned when the tournament has at least
+  ``groups_from_teams`` teams or the document holds one; the final then has
+  ``final_games`` (20) games, otherwise ``final_games_without_qualifying`` (30).
+- A stage is complete when no game of it is ``scheduled`` and each of its
+  groups has at least its planned count of ``played``/``technical`` games
+  (FL-8, FL-10: "the stage still has its full count of games"); the
+  qualifying stage is also over once the document holds the final. Export
+  ``final`` is true only for the final stage once it is complete, no appeal
+  is pending and no appeal window (72 h after a decision's publication,
+  FL-19) is open at ``now``.
+- FL-11: the qualifying cut is settled only when the stage is complete; teams
+  still tied across the cut stay ``active`` (awaiting the curator) until a
+  ``tie_break`` decision orders them. FL-12: the final ignores ``tie_break``
+  decisions (tied teams share the place).
+- A disqualified team is ranked after all others of its table, status
+  ``disqualified``; it never advances and gets no prize.
+- FL-2 (too few teams) and FL-7/FL-8 mismatches are reported in ``notes``,
+  not refused: the document records what happened.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from rulesets import mafia
+from rulesets.base import (
+    Award,
+    Criterion,
+    Problem,
+    Ranked,
+    RulesetError,
+    Standings,
+    TeamRow,
+    competition_rank,
+    floor_mf,
+    round2,
+    tied_groups,
+)
+from rulesets.facts import SCORING_STATUSES, Appeal, Decision, Game, Stage, TournamentFacts
+from rulesets.family_league_games import (
+    LeagueAnalysis,
+    Pool,
+    SeatJudgement,
+    Violation,
+    analyse,
+    game_pool,
+    penalty_team,
+    stage_pools,
+)
+from rulesets.family_league_settings import DEFAULT_SETTINGS as DEFAULT_SETTINGS
+from rulesets.family_league_settings import setting
+from rulesets.family_league_settings import validate_settings as validate_settings
+
+KEY = "family_league"
+VERSION = 1
+STAGE_KEYS: tuple[str, ...] = ("qualifying", "final")
+APPEAL_HOURS = 72
+APPEAL_FROM = "published_at"
+MAX_PLAYERS_IN_GAME = 21
+STATS_RANGE = (150, 450)
+CUPS = ("gold cup", "silver cup", "bronze cup")
+
+# --- validation -------------------------------------------------------------------------------------------
+
+
+def validate(facts: TournamentFacts) -> list[Problem]:
+    """The ruleset's own refusals: malformed games (glossary), groups (FL-8), penalties (FL-18), late appeals (FL-19)."""
+    problems: list[Problem] = []
+    for si, stage in enumerate(facts.stages):
+        problems += _group_problems(stage, f"stages[{si}]")
+        pools = stage_pools(facts, stage)
+        for gi, game in enumerate(stage.games):
+            problems += _game_problems(game, pools, f"stages[{si}].games[{gi}]")
+    problems += _penalty_problems(facts)
+    problems += _official_problems(facts)
+    for di, decision in enumerate(facts.decisions):
+        if decision.kind == "tie_break":
+            teams = {t.name for t in facts.teams}
+            for oi, name in enumerate(decision.order):
+                if name not in teams:
+                    problems.append(Problem(f"decisions[{di}].order[{oi}]",
+                                            f"{name!r} is not a team; the curator orders tied teams (FL-11)"))
+    problems += mafia.late_appeal_problems(facts, APPEAL_HOURS, APPEAL_FROM, "FL-19")
+    return problems
+
+
+def _group_problems(stage: Stage, path: str) -> list[Problem]:
+    problems: list[Problem] = []
+    seen: dict[str, str] = {}
+    for gi, group in enumerate(stage.groups):
+        if len(group.teams) > MAX_PLAYERS_IN_GAME:
+            problems.append(Problem(f"{path}.groups[{gi}].teams",
+                                    f"group {group.name} has {len(group.teams)} teams; at most 21 (FL-8)"))
+        for ti, team in enumerate(group.teams):
+            if team in seen:
+                problems.append(Problem(f"{path}.groups[{gi}].teams[{ti}]",
+                                        f"{team} is already in group {seen[team]} (FL-8)"))
+            else:
+                seen[team] = group.name
+    return problems
+
+
+def _game_problems(game: Game, pools: tuple[Pool, ...], path: str) -> list[Problem]:
+    """A recorded game the ruleset refuses (mafia_glossary "What a recorded game holds")."""
+    problems: list[Problem] = []
+    scores = game.status in SCORING_STATUSES
+    if scores and game.outcome is None:
+        problems.append(Problem(f"{path}.outcome", f"a {game.status} game needs an outcome"))
+    if not scores and game.outcome is not None:
+        problems.append(Problem(f"{path}.outcome", f"a {game.status} game has no outcome"))
+    if not scores and game.seats:
+        problems.append(Problem(f"{path}.seats", f"a {game.status} game has no seats"))
+    pool = game_pool(pools, game)
+    if pool is None and game.group is None:
+        problems.append(Problem(f"{path}.group", "a game of a stage with several groups names its group (FL-8)"))
+    if len(game.seats) > MAX_PLAYERS_IN_GAME:
+        problems.append(Problem(f"{path}.seats", f"{len(game.seats)} seats; a game holds at most 21 players (FL-8)"))
+    if game.status == "not_held" and pool is not None:
+        for ti, team in enumerate(game.absent_teams):
+            if team not in pool.teams:
+                problems.append(Problem(f"{path}.absent_teams[{ti}]",
+                                        f"{team} is not a team of this game's group (FL-10)"))
+    seen: set[str] = set()
+    for pi, seat in enumerate(game.seats):
+        spath = f"{path}.seats[{pi}]"
+        if seat.player in seen:
+            problems.append(Problem(f"{spath}.player", f"{seat.player} already has a seat in this game"))
+        seen.add(seat.player)
+        if seat.maniac_kills and seat.role != "maniac":
+            problems.append(Problem(f"{spath}.maniac_kills", f"{seat.player} has kills but is not the maniac"))
+        if seat.days_played is not None and game.game_days is not None and seat.days_played > game.game_days:
+            problems.append(Problem(f"{spath}.days_played",
+                                    f"{seat.days_played} is greater than the game's game_days {game.game_days} (FL-14)"))
+        if seat.stats is not None and not STATS_RANGE[0] <= seat.stats <= STATS_RANGE[1]:
+            problems.append(Problem(f"{spath}.stats", f"{seat.stats} is outside 150..450"))
+    return problems
+
+
+def _penalty_problems(facts: TournamentFacts) -> list[Problem]:
+    problems: list[Problem] = []
+    for index, penalty in enumerate(facts.penalties):
+        path = f"penalties[{index}]"
+        if penalty.stage is None:
+            problems.append(Problem(f"{path}.stage", "a penalty names the stage it costs points in (FL-16)"))
+        if penalty_team(facts, penalty) is None:
+            problems.append(Problem(f"{path}.team", "a penalty names its team, or a player on a team (FL-18)"))
+    return problems
+
+
+def _official_problems(facts: TournamentFacts) -> list[Problem]:
+    """Only a stage's judges or the curator record technical results and replays (FL-0).
+
+    Checked only where the settings name the stage's judges or the curator and the decision names who took it.
+    """
+    curator = setting(facts.settings, "curator")
+    judges = setting(facts.settings, "judges") or {}
+    problems: list[Problem] = []
+    for index, decision in enumerate(facts.decisions):
+        if decision.kind not in ("technical_result", "replay") or decision.by is None:
+            continue
+        allowed = set(judges.get(decision.stage or "", ())) | ({curator} if curator else set())
+        if allowed and decision.by not in allowed:
+            problems.append(Problem(f"decisions[{index}].by",
+                                    f"{decision.by} is neither a judge of the {decision.stage} stage nor the "
+                                    f"curator (FL-0)"))
+    return problems
+
+
+# --- deadlines --------------------------------------------------------------------------------------------
+
+
+def decision_deadline(facts: TournamentFacts, decision: Decision) -> dt.datetime | None:
+    """Last moment to appeal a judge's decision: 72 hours after its publication (FL-19)."""
+    return mafia.decision_deadline(decision, APPEAL_HOURS, APPEAL_FROM)
+
+
+def appeal_deadline(facts: TournamentFacts, appeal: Appeal) -> dt.datetime | None:
+    """Last moment the appeal may be filed: the deadline of the decision it is against (FL-19)."""
+    if appeal.decision is None or not 1 <= appeal.decision <= len(facts.decisions):
+        return None
+    return decision_deadline(facts, facts.decisions[appeal.decision - 1])
+
+
+def verdict_due(facts: TournamentFacts, appeal: Appeal) -> dt.datetime | None:
+    """FL-19 sets no deadline for the curator's verdict."""
+    return None
+
+
+def appeal_window_open(facts: TournamentFacts, now: dt.datetime) -> bool:
+    """Whether a decision in force may still be appealed at ``now`` (FL-19).
+
+    Appeals are filed against decisions (interchange: Appeals), so a fair-play
+    penalty, which no appeal can name, opens no window of its own.
+    """
+    return mafia.appeal_window_open(facts, APPEAL_HOURS, APPEAL_FROM, now)
+
+
+# --- stages and completion --------------------------------------------------------------------------------
+
+
+def qualifying_planned(facts: TournamentFacts) -> bool:
+    """FL-7: a qualifying stage only with at least ``groups_from_teams`` teams (or when one was played)."""
+    return facts.stage("qualifying") is not None or len(facts.teams) >= setting(facts.settings, "groups_from_teams")
+
+
+def planned_games(facts: TournamentFacts, stage_key: str) -> int:
+    """Games a group of the stage plays: 20 in a qualifying group, 20 or 30 in the final (FL-7, FL-8)."""
+    if stage_key == "qualifying":
+        return setting(facts.settings, "qualifying_games")
+    if qualifying_planned(facts):
+        return setting(facts.settings, "final_games")
+    return setting(facts.settings, "final_games_without_qualifying")
+
+
+def stage_complete(facts: TournamentFacts, stage: Stage, games: Sequence[Game]) -> bool:
+    """No game of the stage is scheduled and every group has its full count of scoring games (FL-8, FL-10).
+
+    The qualifying stage is also over once the document holds the final.
+    """
+    if stage.key == "qualifying" and facts.stage("final") is not None:
+        return True
+    if any(g.status == "scheduled" for g in games):
+        return False
+    pools = stage_pools(facts, stage)
+    played: dict[str | None, int] = defaultdict(int)
+    for game in games:
+        pool = game_pool(pools, game)
+        if pool is not None and game.status in SCORING_STATUSES:
+            played[pool.name] += 1
+    needed = planned_games(facts, stage.key)
+    return all(played[pool.name] >= needed for pool in pools)
+
+
+def _chosen_stage(facts: TournamentFacts, stage_key: str | None) -> Stage:
+    if stage_key is None:
+        if facts.stages:
+            return facts.stages[-1]
+        return Stage(key="qualifying" if qualifying_planned(facts) else "final")
+    if stage_key not in STAGE_KEYS:
+        raise RulesetError([Problem("stage", f"unknown stage {stage_key!r}; family_league has {', '.join(STAGE_KEYS)}")])
+    stage = facts.stage(stage_key)
+    if stage is None:
+        raise RulesetError([Problem("stage", f"the tournament has no stage {stage_key!r} yet")])
+    return stage
+
+
+# --- team tallies -----------------------------------------------------------------------------------------
+
+
+class _Tally:
+    """One team's figures in one stage (FL-13..FL-18)."""
+
+    def __init__(self, team: str):
+        self.team = team
+        self.seat_points = Fraction(0)
+        self.mafia_points = Fraction(0)
+        self.penalty_points = Fraction(0)
+        self.games = 0
+        self.by_game: dict[int, Fraction] = defaultdict(Fraction)
+
+    @property
+    def points(self) -> Fraction:
+        """Seat points minus penalty points (FL-13, FL-16, FL-18)."""
+        return self.seat_points - self.penalty_points
+
+
+def _tallies(stage_key: str, analysis: LeagueAnalysis, teams: Sequence[str]) -> dict[str, _Tally]:
+    tallies = {team: _Tally(team) for team in teams}
+    for judged in analysis.seats.get(stage_key, []):
+        tally = tallies.get(judged.team)
+        if tally is None or not judged.scores:
+            continue
+        tally.seat_points += judged.points
+        tally.mafia_points += judged.mafia_points
+        tally.games += 1
+        tally.by_game[judged.game] += judged.points
+    for violation in analysis.violations:
+        tally = tallies.get(violation.team)
+        if tally is None or violation.stage != stage_key:
+            continue
+        tally.penalty_points += violation.points
+        if violation.game is not None:
+            tally.by_game[violation.game] -= violation.points
+    return tallies
+
+
+def _fines_until(analysis: LeagueAnalysis, stage_key: str) -> list[Violation]:
+    """Every violation of the tournament up to and including the stage (FL-17)."""
+    last = STAGE_KEYS.index(stage_key)
+    return [v for v in analysis.violations if STAGE_KEYS.index(v.stage) <= last]
+
+
+def _team_row(tally: _Tally, group: str | None, rounds: Sequence[int], fines: list[Violation]) -> TeamRow:
+    running = 0
+    listed = []
+    for violation in fines:
+        running += violation.fine
+        listed.append({**violation.as_dict(), "running_total": running})
+    return TeamRow(
+        team=tally.team,
+        points=tally.points,
+        tiebreaks={"mafia_points": tally.mafia_points},
+        group=group,
+        details={
+            "points_by_round": [round2(tally.by_game.get(number, Fraction(0))) for number in rounds],
+            "seat_points": round2(tally.seat_points),
+            "penalty_points": round2(tally.penalty_points),
+            "mafia_points": round2(tally.mafia_points),
+            "games": tally.games,
+            "penalties": listed,
+            "fines_total": running,
+        },
+    )
+
+
+# --- ranking ----------------------------------------------------------------------------------------------
+
+CHAIN: tuple[Criterion[TeamRow], ...] = (
+    Criterion("points", lambda row: row.points),
+    Criterion("mafia_points", lambda row: row.tiebreaks["mafia_points"]),
+)
+
+
+def rank_table(rows: Sequence[TeamRow], disqualified: set[str], orders: Sequence[Sequence[str]] = ()) -> list[TeamRow]:
+    """Rank by points, then mafia points, competition ranking (FL-11, FL-12).
+
+    ``orders`` are the curator's orders of tied teams (FL-11): a tied run with
+    two or more teams named in an order is ranked in that order (teams it does
+    not name stay tied after them). Disqualified teams come after all others.
+    """
+    active = [r for r in rows if r.team not in disqualified]
+    out: list[TeamRow] = []
+    for run in tied_groups(competition_rank(active, CHAIN, lambda r: r.team)):
+        out.extend(_ordered_run(run, orders))
+    barred = competition_rank([r for r in rows if r.team in disqualified], CHAIN, lambda r: r.team)
+    for index, ranked in enumerate(barred):
+        row = ranked.item
+        row.rank = ranked.rank + len(active)
+        row.separated_by = "disqualified" if index == 0 and active else ranked.separated_by
+        row.status = "disqualified"
+        out.append(row)
+    return out
+
+
+def _ordered_run(run: list[Ranked[TeamRow]], orders: Sequence[Sequence[str]]) -> list[TeamRow]:
+    """Apply the latest curator's order naming at least two teams of a tied run (FL-11)."""
+    names = {r.item.team for r in run}
+    order = next((o for o in reversed(orders) if len(names & set(o)) >= 2), None) if len(run) > 1 else None
+    if order is None:
+        for ranked in run:
+            ranked.item.rank, ranked.item.separated_by = ranked.rank, ranked.separated_by
+        return [r.item for r in run]
+    position = {name: i for i, name in enumerate(order)}
+
+    def key(ranked: Ranked[TeamRow]) -> int:
+        return position.get(ranked.item.team, len(order))
+
+    ordered = sorted(run, key=lambda r: (key(r), r.item.team))
+    base = run[0].rank
+    for index, ranked in enumerate(ordered):
+        row = ranked.item
+        if index == 0:
+            row.rank, row.separated_by = base, run[0].separated_by
+        elif key(ranked) == key(ordered[index - 1]):
+            row.rank, row.separated_by = ordered[index - 1].item.rank, None
+        else:
+            row.rank, row.separated_by = base + index, "tie_break"
+    return [r.item for r in ordered]
+
+
+# --- compute ----------------------------------------------------------------------------------------------
+
+
+def compute(facts: TournamentFacts, stage_key: str | None, now: dt.datetime) -> Standings:
+    """Standings after ``stage_key`` (None: the latest stage of the document)."""
+    stage = _chosen_stage(facts, stage_key)
+    analysis = analyse(facts)
+    games = analysis.games.get(stage.key, ())
+    complete = stage_complete(facts, stage, games)
+    if stage.key == "qualifying":
+        standings = _qualifying(facts, stage, analysis, complete)
+    else:
+        standings = _final(facts, stage, analysis, complete, now)
+    standings.notes += _notes(facts)
+    standings.details.update({
+        "rounds": [str(g.number) for g in games],
+        "planned_games": planned_games(facts, stage.key),
+        "complete": complete,
+        "violations": [v.as_dict() for v in _fines_until(analysis, stage.key)],
+        "players": _player_details(analysis.seats.get(stage.key, [])),
+    })
+    return standings
+
+
+def _rows_for(stage: Stage, analysis: LeagueAnalysis, pools: Sequence[Pool],
+              group_of: Callable[[Pool], str | None]) -> dict[str | None, list[TeamRow]]:
+    teams = [t for pool in pools for t in pool.teams]
+    tallies = _tallies(stage.key, analysis, teams)
+    rounds = [g.number for g in analysis.games.get(stage.key, ())]
+    fines = _fines_until(analysis, stage.key)
+    by_team: dict[str, list[Violation]] = defaultdict(list)
+    for violation in fines:
+        by_team[violation.team].append(violation)
+    out: dict[str | None, list[TeamRow]] = defaultdict(list)
+    for pool in pools:
+        for team in pool.teams:
+            out[pool.name].append(_team_row(tallies[team], group_of(pool), rounds, by_team[team]))
+    return out
+
+
+def _qualifying(facts: TournamentFacts, stage: Stage, analysis: LeagueAnalysis, complete: bool) -> Standings:
+    """Every group's table ranked within the group; the cut once the stage is complete (FL-11)."""
+    pools = stage_pools(facts, stage)
+    disqualified = mafia.disqualified_teams(facts)
+    orders = mafia.tie_break_orders(facts, "qualifying")
+    advance = setting(facts.settings, "advance_per_group")
+    rows_by_pool = _rows_for(stage, analysis, pools, lambda pool: pool.name)
+    teams: list[TeamRow] = []
+    cut_ties: list[dict[str, Any]] = []
+    for pool in pools:
+        ranked = rank_table(rows_by_pool[pool.name], disqualified, orders)
+        tie = _cut(ranked, advance, complete)
+        if tie:
+            cut_ties.append({"group": pool.name, "rank": tie[0].rank, "teams": [r.team for r in tie],
+                             "settled": False})
+        teams.extend(ranked)
+    notes = [f"group {t['group']}: {', '.join(t['teams'])} are tied at the cut; the curator decides (FL-11)"
+             for t in cut_ties if complete]
+    return Standings(stage="qualifying", final=False, teams=teams, awards=[], notes=notes,
+                     details={"cut_ties": cut_ties, "advance_per_group": advance})
+
+
+def _cut(ranked: list[TeamRow], advance: int, complete: bool) -> list[TeamRow]:
+    """Mark who goes through (FL-11); return the teams still tied across the cut."""
+    active = [r for r in ranked if r.status != "disqualified"]
+    tie: list[TeamRow] = []
+    if len(active) > advance and active[advance - 1].rank == active[advance].rank:
+        tie = [r for r in active if r.rank == active[advance - 1].rank]
+    tied = {r.team for r in tie}
+    if complete:
+        for index, row in enumerate(active):
+            if row.team in tied:
+                row.status = "active"
+            else:
+                row.status = "advanced" if index < advance else "eliminated"
+    return tie
+
+
+def _final(facts: TournamentFacts, stage: Stage, analysis: LeagueAnalysis, complete: bool,
+           now: dt.datetime) -> Standings:
+    """The final ranked on its own points, then mafia points; ties share the place (FL-12)."""
+    pools = stage_pools(facts, stage)
+    rows = [row for pool_rows in _rows_for(stage, analysis, pools, lambda _p: None).values()
+            for row in pool_rows]
+    ranked = rank_table(rows, mafia.disqualified_teams(facts))
+    final = complete and not mafia.any_pending_appeal(facts) and not appeal_window_open(facts, now)
+    if final:
+        for row in ranked:
+            if row.status != "disqualified" and row.rank == 1:
+                row.status = "winner"
+    awards, cups = _awards(facts, ranked, analysis)
+    return Standings(stage="final", final=final, teams=ranked, awards=awards, details={"cups": cups})
+
+
+# --- prizes -----------------------------------------------------------------------------------------------
+
+
+def _prize(prizes: Sequence[int], place: int, sharing: int, mode: str) -> int:
+    """The prize of each of ``sharing`` teams sharing ``place`` (FL-21), rounded down to whole mf."""
+
+    def of(p: int) -> int:
+        return prizes[p - 1] if 1 <= p <= len(prizes) else 0
+
+    if mode == "each_full":
+        return of(place)
+    if mode == "split_one":
+        return floor_mf(Fraction(of(place), sharing))
+    return floor_mf(Fraction(sum(of(p) for p in range(place, place + sharing)), sharing))
+
+
+def _awards(facts: TournamentFacts, ranked: list[TeamRow], analysis: LeagueAnalysis) -> tuple[list[Award], list[dict]]:
+    """Places 1..5 of the final with their prizes and cups (FL-20, FL-21); cups per player in details."""
+    prizes = list(setting(facts.settings, "prizes"))
+    mode = setting(facts.settings, "shared_prize")
+    active = [r for r in ranked if r.status != "disqualified"]
+    sharing = defaultdict(int)
+    for row in active:
+        sharing[row.rank] += 1
+    players = _players_who_played(analysis)
+    awards: list[Award] = []
+    cups: list[dict] = []
+    for row in active:
+        if row.rank > len(prizes):
+            continue
+        cup = CUPS[row.rank - 1] if row.rank <= len(CUPS) else None
+        awards.append(Award(place=row.rank, team=row.team, player=None,
+                            prize=_prize(prizes, row.rank, sharing[row.rank], mode),
+                            items=[cup] if cup else []))
+        if cup:
+            cups += [{"player": nick, "team": row.team, "cup": cup, "place": row.rank}
+                     for nick in sorted(players.get(row.team, ()))]
+    return awards, cups
+
+
+def _players_who_played(analysis: LeagueAnalysis) -> dict[str, set[str]]:
+    """Players with at least one game for the team in the tournament, also if they left since (FL-4, FL-20).
+
+    A seat counts unless it was judged ``foreign_player`` or ``ineligible_player``.
+    """
+    out: dict[str, set[str]] = defaultdict(set)
+    for seats in analysis.seats.values():
+        for judged in seats:
+            if judged.verdict in ("scores", "two_players"):
+                out[judged.team].add(judged.player)
+    return out
+
+
+# --- details ----------------------------------------------------------------------------------------------
+
+
+def _player_details(seats: list[SeatJudgement]) -> list[dict[str, Any]]:
+    totals: dict[tuple[str, str], list] = {}
+    for judged in seats:
+        entry = totals.setdefault((judged.player, judged.team), [Fraction(0), 0, Fraction(0)])
+        entry[0] += judged.points
+        entry[1] += 1
+        entry[2] += judged.mafia_points
+    return [
+        {"player": player, "team": team, "points": round2(points), "games": games, "mafia_points": round2(mp)}
+        for (player, team), (points, games, mp) in sorted(totals.items(), key=lambda kv: (-kv[1][0], kv[0]))
+    ]
+
+
+def _notes(facts: TournamentFacts) -> list[str]:
+    notes = []
+    minimum = setting(facts.settings, "min_teams")
+    if len(facts.teams) < minimum:
+        notes.append(f"{len(facts.teams)} teams: the tournament runs only with at least {minimum} (FL-2)")
+    qualifying = facts.stage("qualifying")
+    if qualifying is not None and len(facts.teams) < setting(facts.settings, "groups_from_teams"):
+        notes.append("a qualifying stage with fewer than groups_from_teams teams (FL-7)")
+    if qualifying is not None and qualifying.groups and len(qualifying.groups) != setting(facts.settings, "groups"):
+        notes.append(f"the qualifying stage has {len(qualifying.groups)} groups, the setting says "
+                     f"{setting(facts.settings, 'groups')} (FL-8)")
+    return notes
+
+
+def seat_points(facts: TournamentFacts, stage_key: str) -> dict[tuple[int, str], tuple[Fraction, str]]:
+    """(game number, nick) -> (points the seat earned, why) for the stage's played and technical games."""
+    analysis = analyse(facts)
+    return {(j.game, j.player): (j.points, j.reason) for j in analysis.seats.get(stage_key, [])}

@@ -1,0 +1,361 @@
+"""What the games of a family league give: seat points, FL-15 violations, penalties and fines.
+
+The whole tournament is read once, in order of play (stage, then game
+number), because a player's game limit (FL-5) and the fine numbering
+(FL-17) run over the tournament.
+
+Interpretations (``spec/family_league.md``):
+- Game statuses are the effective ones (technical results and replays
+  applied, ``rulesets.mafia.effective_games``). Seats of ``played`` and
+  ``technical`` games are judged (FL-15) and the scoring seats score (FL-13);
+  only ``played`` games give FL-15 penalties ("other games give no
+  penalties"). The FL-10 ``no_show`` of an absent team is given for every game
+  recorded ``not_held``, also when a replay was ordered for it.
+- The game limit counts every earlier seat of the player (violating seats
+  included) in ``played`` and ``technical`` games, in order of stage and game
+  number (FL-15).
+- A disqualification (the player's ``disqualified`` flag, or an active
+  decision) is in force for a game scheduled at or after the decision's
+  ``decided_at``; without either time it is in force for every game.
+- Fines are numbered in order of play: per game, its seat violations in seat
+  order, then its ``no_show`` penalties (in the group's team order, or the
+  order of ``absent_teams``), then the fair-play penalties about that game
+  (by ``decided_at``, then document order); a fair-play penalty that names no
+  game comes after every game of its stage, by ``decided_at`` (FL-17, FL-18).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from rulesets import mafia
+from rulesets.base import round2, to_fraction
+from rulesets.facts import SCORING_STATUSES, Game, Penalty, Seat, Stage, TournamentFacts
+from rulesets.family_league_settings import PointsTable, setting
+
+STAGE_ORDER = ("qualifying", "final")
+VIOLATION_POINTS = Fraction(1, 10)
+FINE_BASE = 25
+FINE_STEP = 25
+SCORES = "scores"
+FL15_CODES = {
+    "no_show": "FL-15.1",
+    "ineligible_player": "FL-15.2",
+    "two_players": "FL-15.3",
+    "foreign_player": "FL-15.4",
+}
+
+
+@dataclass(frozen=True)
+class Pool:
+    """The teams of one group of a stage (``name`` None: a stage that lists no groups)."""
+
+    name: str | None
+    teams: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SeatJudgement:
+    """How one seat was judged (FL-15) and what it earned (FL-13, FL-14)."""
+
+    stage: str
+    game: int
+    index: int
+    player: str
+    team: str
+    side: str
+    verdict: str
+    points: Fraction
+    reason: str
+
+    @property
+    def scores(self) -> bool:
+        return self.verdict == SCORES
+
+    @property
+    def mafia_points(self) -> Fraction:
+        """Points earned while on the mafia side (FL-11, FL-12)."""
+        return self.points if self.side == "mafia" else Fraction(0)
+
+
+@dataclass
+class Violation:
+    """One penalty: detected (FL-15, FL-10) or ruled by the judge (FL-18), with its fine (FL-17)."""
+
+    stage: str
+    game: int | None
+    team: str
+    kind: str
+    code: str
+    points: Fraction
+    player: str | None = None
+    seat: int | None = None
+    decided_at: dt.datetime | None = None
+    text: str = ""
+    number: int = 0
+    fine: int = 0
+
+    def as_dict(self) -> dict:
+        return {
+            "stage": self.stage, "game": self.game, "team": self.team, "kind": self.kind, "code": self.code,
+            "player": self.player, "seat": self.seat, "points": round2(self.points),
+            "decided_at": self.decided_at.isoformat() if self.decided_at else None, "text": self.text,
+            "number": self.number, "fine": self.fine,
+        }
+
+
+@dataclass
+class LeagueAnalysis:
+    """Everything the games of a tournament give, stage by stage."""
+
+    games: dict[str, tuple[Game, ...]] = field(default_factory=dict)
+    seats: dict[str, list[SeatJudgement]] = field(default_factory=dict)
+    violations: list[Violation] = field(default_factory=list)
+
+
+def ordered_stages(facts: TournamentFacts) -> list[Stage]:
+    return sorted(facts.stages, key=lambda s: STAGE_ORDER.index(s.key) if s.key in STAGE_ORDER else len(STAGE_ORDER))
+
+
+def stage_pools(facts: TournamentFacts, stage: Stage) -> tuple[Pool, ...]:
+    """The stage's groups (FL-8).
+
+    A stage listing no groups is one pool: every team of the tournament, or,
+    for a final after a qualifying stage, the teams its games name (seats and
+    ``absent_teams``), so that the teams knocked out are not taken for no-shows.
+    """
+    if stage.groups:
+        return tuple(Pool(g.name, g.teams) for g in stage.groups)
+    teams = tuple(t.name for t in facts.teams)
+    if stage.key == "final" and facts.stage("qualifying") is not None:
+        named = {s.team for g in stage.games for s in g.seats} | {t for g in stage.games for t in g.absent_teams}
+        teams = tuple(t for t in teams if t in named)
+    return (Pool(None, teams),)
+
+
+def game_pool(pools: tuple[Pool, ...], game: Game) -> Pool | None:
+    """The group whose teams take part in the game; a single group may be left out of the game."""
+    if len(pools) == 1:
+        return pools[0]
+    return next((p for p in pools if p.name == game.group), None)
+
+
+def disqualification_times(facts: TournamentFacts) -> tuple[dict[str, dt.datetime | None], dict[str, dt.datetime | None]]:
+    """Teams and players under disqualification, each with the moment it began (None: always)."""
+    teams: dict[str, dt.datetime | None] = {}
+    players: dict[str, dt.datetime | None] = {p.nick: None for p in facts.players if p.disqualified}
+    for decision in mafia.active_decisions(facts):
+        if decision.kind != "disqualification":
+            continue
+        for target, table in ((decision.team, teams), (decision.player, players)):
+            if target is None:
+                continue
+            if target in table and (table[target] is None or decision.decided_at is None):
+                table[target] = None
+            elif target in table:
+                table[target] = min(table[target], decision.decided_at)
+            else:
+                table[target] = decision.decided_at
+    return teams, players
+
+
+def in_force(times: dict[str, dt.datetime | None], name: str, game: Game) -> bool:
+    """Whether the disqualification of ``name`` applies to ``game``."""
+    if name not in times:
+        return False
+    since = times[name]
+    return since is None or game.scheduled_at is None or game.scheduled_at >= since
+
+
+def seat_value(seat: Seat, game: Game, table: PointsTable) -> tuple[Fraction, str]:
+    """The points a scoring seat earns and why (FL-13), cut by a timeout (FL-14)."""
+    outcome = game.outcome
+    side = seat.side
+    if side == "civilians":
+        points, reason = {
+            "civilians": (table.civilians_win, "civilians win"),
+            "draw": (table.civilians_draw, "draw"),
+        }.get(outcome, (Fraction(0), "loss"))
+    elif side == "mafia":
+        points, reason = {
+            "mafia": (table.mafia_win, "mafia win"),
+            "draw": (table.mafia_draw, "draw"),
+        }.get(outcome, (Fraction(0), "loss"))
+    else:
+        bonus, reason = {
+            "maniac": (table.maniac_win, "maniac win"),
+            "draw": (table.maniac_draw, "draw"),
+        }.get(outcome, (Fraction(0), "loss"))
+        points = bonus + table.kill_points(seat.maniac_kills)
+        if seat.maniac_kills:
+            reason += f", {seat.maniac_kills} kill{'s' if seat.maniac_kills != 1 else ''}"
+    if seat.timed_out:
+        days = seat.days_played or 0
+        game_days = game.game_days or 0
+        points = points * Fraction(days, game_days) if game_days else Fraction(0)
+        reason += f"; timeout: {days}/{game_days} days"
+    return points, reason
+
+
+class _Judge:
+    """Judges seats in order of play, keeping every player's count of earlier seats (FL-5, FL-15)."""
+
+    def __init__(self, facts: TournamentFacts):
+        self.facts = facts
+        self.table = PointsTable(facts.settings)
+        self.limit = setting(facts.settings, "max_games_per_player")
+        self.rosters = {t.name: set(t.players) for t in facts.teams}
+        self.team_dq, self.player_dq = disqualification_times(facts)
+        self.earlier: Counter[str] = Counter()
+
+    def teams_in_game(self, pool: Pool | None, game: Game) -> tuple[str, ...]:
+        """The group's teams still in the tournament at the game (FL-15.4)."""
+        if pool is None:
+            return ()
+        return tuple(t for t in pool.teams if not in_force(self.team_dq, t, game))
+
+    def unentitled(self, seat: Seat, game: Game) -> str | None:
+        """Why the seat's player may not play this game for this team, or None (FL-15.2, FL-5, FL-6)."""
+        if seat.player not in self.rosters.get(seat.team, ()):
+            return f"{seat.player} is not on {seat.team}'s roster"
+        if in_force(self.player_dq, seat.player, game):
+            return f"{seat.player} is disqualified"
+        if seat.fake_passport:
+            return f"{seat.player} used a fake passport (FL-6)"
+        if self.earlier[seat.player] >= self.limit:
+            return f"{seat.player} already played {self.earlier[seat.player]} games, the limit is {self.limit} (FL-5)"
+        return None
+
+    def judge(self, stage: str, game: Game, teams: tuple[str, ...]) -> list[SeatJudgement]:
+        """Judge the seats in the order the players joined (FL-15) and count them for the limit."""
+        out: list[SeatJudgement] = []
+        scoring_teams: set[str] = set()
+        for index, seat in enumerate(game.seats):
+            problem = None
+            if seat.team not in teams:
+                verdict, problem = "foreign_player", f"{seat.team} does not take part in game {game.number}"
+            elif (problem := self.unentitled(seat, game)) is not None:
+                verdict = "ineligible_player"
+            elif seat.team in scoring_teams:
+                verdict, problem = "two_players", f"{seat.team} already has a player in game {game.number}"
+            else:
+                verdict = SCORES
+                scoring_teams.add(seat.team)
+            if verdict == SCORES:
+                points, reason = seat_value(seat, game, self.table)
+            else:
+                points, reason = Fraction(0), f"{verdict} ({FL15_CODES[verdict]}): {problem}"
+            out.append(SeatJudgement(stage, game.number, index, seat.player, seat.team, seat.side, verdict,
+                                     points, reason))
+        for seat in game.seats:
+            self.earlier[seat.player] += 1
+        return out
+
+
+def analyse(facts: TournamentFacts) -> LeagueAnalysis:
+    """Judge every game of the tournament and number every violation's fine (FL-13..FL-18)."""
+    judge = _Judge(facts)
+    analysis = LeagueAnalysis()
+    for stage in ordered_stages(facts):
+        pools = stage_pools(facts, stage)
+        recorded = {g.number: g.status for g in stage.games}
+        games = tuple(sorted(mafia.effective_games(facts, stage), key=lambda g: g.number))
+        analysis.games[stage.key] = games
+        seats = analysis.seats.setdefault(stage.key, [])
+        fair_play = _fair_play_by_game(facts, stage)
+        for game in games:
+            teams = judge.teams_in_game(game_pool(pools, game), game)
+            if game.status in SCORING_STATUSES:
+                judged = judge.judge(stage.key, game, teams)
+                seats.extend(judged)
+                if game.status == "played":
+                    analysis.violations += _seat_violations(stage.key, game, judged)
+                    analysis.violations += _no_shows_of_played_game(stage.key, game, teams)
+            if recorded.get(game.number) == "not_held":
+                analysis.violations += _no_shows_of_not_held_game(stage.key, game, teams)
+            analysis.violations += fair_play.pop(game.number, [])
+        for rest in fair_play.values():
+            analysis.violations += rest
+    _number_fines(analysis.violations, setting(facts.settings, "fine_counter"))
+    return analysis
+
+
+def _seat_violations(stage: str, game: Game, judged: list[SeatJudgement]) -> list[Violation]:
+    """A violating seat is one penalty of its team (FL-15)."""
+    return [
+        Violation(stage=stage, game=game.number, team=j.team, kind=j.verdict, code=FL15_CODES[j.verdict],
+                  points=VIOLATION_POINTS, player=j.player, seat=j.index, text=j.reason)
+        for j in judged
+        if not j.scores
+    ]
+
+
+def _no_shows_of_played_game(stage: str, game: Game, teams: tuple[str, ...]) -> list[Violation]:
+    """One ``no_show`` per team of the game with no seat at all (FL-15.1)."""
+    seated = {s.team for s in game.seats}
+    return [
+        Violation(stage=stage, game=game.number, team=team, kind="no_show", code="FL-15.1",
+                  points=VIOLATION_POINTS, text=f"{team} has no player in game {game.number}")
+        for team in teams
+        if team not in seated
+    ]
+
+
+def _no_shows_of_not_held_game(stage: str, game: Game, teams: tuple[str, ...]) -> list[Violation]:
+    """The teams that did not come to a game that did not start get a ``no_show`` each (FL-10)."""
+    out: list[Violation] = []
+    for team in dict.fromkeys(game.absent_teams):
+        if team in teams:
+            out.append(Violation(stage=stage, game=game.number, team=team, kind="no_show", code="FL-10",
+                                 points=VIOLATION_POINTS, text=f"{team} did not come to game {game.number}"))
+    return out
+
+
+def penalty_team(facts: TournamentFacts, penalty: Penalty) -> str | None:
+    """The team a fair-play penalty is charged to: its own ``team``, else the player's team (FL-18)."""
+    if penalty.team is not None:
+        return penalty.team
+    if penalty.player is None:
+        return None
+    stage = facts.stage(penalty.stage) if penalty.stage else None
+    game = stage.game(penalty.game) if stage is not None and penalty.game is not None else None
+    if game is not None:
+        for seat in game.seats:
+            if seat.player == penalty.player:
+                return seat.team
+    return next((t.name for t in facts.teams if penalty.player in t.players), None)
+
+
+def _fair_play_by_game(facts: TournamentFacts, stage: Stage) -> dict[int | None, list[Violation]]:
+    """The stage's fair-play penalties (FL-18), grouped by game; game-less ones under None."""
+    far_future = dt.datetime.max.replace(tzinfo=dt.UTC)
+    listed = [
+        (index, p) for index, p in enumerate(facts.penalties)
+        if p.stage == stage.key and penalty_team(facts, p) is not None
+    ]
+    listed.sort(key=lambda item: (item[1].decided_at or far_future, item[0]))
+    out: dict[int | None, list[Violation]] = defaultdict(list)
+    for _index, penalty in listed:
+        out[penalty.game].append(Violation(
+            stage=stage.key, game=penalty.game, team=penalty_team(facts, penalty) or "", kind=penalty.kind,
+            code=penalty.code or "FL-18", points=to_fraction(penalty.points), player=penalty.player,
+            decided_at=penalty.decided_at, text=penalty.text,
+        ))
+    game_less = out.pop(None, [])
+    ordered: dict[int | None, list[Violation]] = dict(sorted(out.items()))
+    if game_less:
+        ordered[None] = game_less
+    return ordered
+
+
+def _number_fines(violations: list[Violation], counter: str) -> None:
+    """Fine 25 + 25 x n mf, n counted per team or over the tournament (FL-17)."""
+    seen: Counter[str] = Counter()
+    for violation in violations:
+        key = violation.team if counter == "team" else ""
+        seen[key] += 1
+        violation.number = seen[key]
+        violation.fine = FINE_BASE + FINE_STEP * violation.number
