@@ -150,6 +150,8 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "portal")
+# A job whose worker died is handed to another worker after this many seconds (acks_late).
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300"))}
 CELERY_BEAT_SCHEDULE = {
     "appeals-daily-digest": {"task": "appeals.tasks.send_deadline_digest", "schedule": 24 * 3600},
     "standings-recheck-closed-windows": {"task": "scoring.tasks.recheck_due_snapshots", "schedule": 300},

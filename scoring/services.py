@@ -71,6 +71,7 @@ def recompute(tournament_id: int, *, now: dt.datetime | None = None, force: bool
             current[1] is None or current[1] > now):
         return False
     run = RecomputeRun.objects.create(tournament_id=tournament_id, facts_version=version, started_at=now)
+    StandingsSnapshot.objects.filter(tournament_id=tournament_id, facts_version__lt=version).update(stale=True)
     try:
         tournament, facts = load_consistent(tournament_id)
         computed = compute_all(facts, now)

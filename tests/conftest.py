@@ -39,43 +39,65 @@ def real_services_available() -> bool:
     return bool(os.environ.get("REDIS_URL")) and settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
 
 
-@pytest.fixture
-def celery_worker_process(transactional_db, settings):
-    """A real ``celery worker`` process on the test database and Redis."""
-    if not real_services_available():
-        pytest.skip("needs PostgreSQL (DATABASE_URL) and Redis (REDIS_URL); .ci/run provides them")
-    from django.core.cache import cache
+def start_worker(extra_env: dict[str, str] | None = None) -> subprocess.Popen:
+    """Start ``celery worker`` on the test database and Redis; wait until it answers a ping."""
     from django.db import connection
 
-    cache.clear()
-    settings.CELERY_TASK_ALWAYS_EAGER = False
     db = connection.settings_dict
     env = dict(os.environ)
     env["DATABASE_URL"] = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
-    log = open(DATA.parent / "output" / "celery-worker.log", "a") if (DATA.parent / "output").is_dir() else None
+    env.update(extra_env or {})
+    output = DATA.parent / "output"
+    log = open(output / "celery-worker.log", "a") if output.is_dir() else subprocess.DEVNULL  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "--loglevel", "INFO",
          "-Q", env.get("CELERY_QUEUE", "portal"), "--without-heartbeat", "--without-gossip", "--without-mingle"],
-        cwd=Path(__file__).parent.parent, env=env, stdout=log or subprocess.DEVNULL, stderr=subprocess.STDOUT,
+        cwd=Path(__file__).parent.parent, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     from config.celery import app
 
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"the Celery worker exited with {proc.returncode}; see tests/output/celery-worker.log")
         try:
             if app.control.ping(timeout=0.5):
-                break
+                return proc
         except Exception:  # noqa: BLE001 - the broker may not answer yet
             pass
         time.sleep(0.3)
-    else:
-        proc.kill()
-        pytest.fail("the Celery worker did not start within 60 s")
+    proc.kill()
+    pytest.fail("the Celery worker did not start within 60 s")
+
+
+def stop_worker(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture
+def real_services(transactional_db, settings):
+    """PostgreSQL and Redis with tasks sent to the broker (a test starts its workers)."""
+    if not real_services_available():
+        pytest.skip("needs PostgreSQL (DATABASE_URL) and Redis (REDIS_URL); .ci/run provides them")
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    from config.celery import app
+
+    app.control.purge()
+    yield
+
+
+@pytest.fixture
+def celery_worker_process(real_services):
+    """A real ``celery worker`` process on the test database and Redis."""
+    proc = start_worker()
     yield proc
-    proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    if log:
-        log.close()
+    stop_worker(proc)

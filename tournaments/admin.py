@@ -5,10 +5,12 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+import rulesets
 from accounts.models import TournamentRole
 from accounts.permissions import RESULT_WRITERS
 from scoring.services import recompute
@@ -80,8 +82,10 @@ class VersionedForm(forms.ModelForm):
         cleaned = super().clean()
         seen = cleaned.get("seen_version")
         if self.instance.pk and seen is not None:
-            current = type(self.instance).objects.select_for_update().filter(pk=self.instance.pk).values(
-                "version", "updated_by", "updated_at").first()
+            rows = type(self.instance).objects.filter(pk=self.instance.pk)
+            if transaction.get_connection().in_atomic_block:
+                rows = rows.select_for_update()
+            current = rows.values("version", "updated_by", "updated_at").first()
             if current and current["version"] != seen:
                 raise ValidationError(version_conflict_message(current["updated_by"], current["updated_at"]))
         return cleaned
@@ -124,8 +128,30 @@ class StageInline(admin.TabularInline):
     fields = ("key", "order", "seed", "published_at")
 
 
+class TournamentForm(forms.ModelForm):
+    """Settings are completed with the ruleset's defaults and judged by it (design.md principle 8)."""
+
+    class Meta:
+        model = m.Tournament
+        fields = ["slug", "name", "ruleset", "settings", "timezone", "starts_on", "ends_on", "registration_deadline",
+                  "room", "status"]
+
+    def clean(self):
+        cleaned = super().clean()
+        key = cleaned.get("ruleset")
+        if key:
+            module = rulesets.get(key)
+            settings = {**module.DEFAULT_SETTINGS, **(cleaned.get("settings") or {})}
+            problems = module.validate_settings(settings)
+            if problems:
+                self.add_error("settings", [str(p) for p in problems])
+            cleaned["settings"] = settings
+        return cleaned
+
+
 @admin.register(m.Tournament)
 class TournamentAdmin(TournamentScopedAdmin):
+    form = TournamentForm
     tournament_path = "id"
 
     list_display = ("name", "slug", "ruleset", "status", "starts_on", "facts_version")
@@ -140,17 +166,8 @@ class TournamentAdmin(TournamentScopedAdmin):
         return obj.pk
 
     def save_model(self, request, obj, form, change) -> None:
-        import rulesets
-
-        module = rulesets.get(obj.ruleset)
-        obj.settings = {**module.DEFAULT_SETTINGS, **(obj.settings or {})}
-        problems = module.validate_settings(obj.settings)
-        if problems:
-            from django.core.exceptions import ValidationError
-
-            raise ValidationError([str(p) for p in problems])
         if not change:
-            obj.ruleset_version = module.VERSION
+            obj.ruleset_version = rulesets.get(obj.ruleset).VERSION
         super().save_model(request, obj, form, change)
 
 
