@@ -10,7 +10,7 @@ from tournaments.synthetic import chgk_season
 
 def demo_chgk_season() -> dict[str, Any]:
     """A 12-team season: ties, a withdrawal, a removed question and an accepted dual (CHGK-17, -21, -22)."""
-    document = chgk_season(teams=12, tours=9, seed=2013, slug="demo-chgk-season")
+    document = chgk_season(teams=12, tours=12, seed=2013, slug="demo-chgk-season")
     document["tournament"]["name"] = "Гран-при МУБК (демо)"
     tours = document["stages"][0]["tours"]
     third = tours[2]
@@ -22,7 +22,7 @@ def demo_chgk_season() -> dict[str, Any]:
          "kind": "accept_answer", "answer": "Лобачевский", "filed_at": _filed(tours[3]["played_on"]),
          "verdict": "accepted", "credited_teams": sorted(tours[3]["masks"])[1:3]},
     ]
-    withdrawing = sorted(tours[-1]["masks"])[-1]
+    withdrawing = sorted(tours[-1]["masks"])[0]
     document["withdrawals"] = [{"team": withdrawing, "at": f"{tours[-1]['played_on']}T23:00:00+03:00"}]
     return document
 
