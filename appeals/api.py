@@ -112,10 +112,10 @@ class AppealFilter(df.FilterSet):
 
 class DecisionSerializer(serializers.ModelSerializer):
     tournament = serializers.CharField(source="tournament.slug", read_only=True)
-    stage = serializers.CharField(source="stage.key", default=None, read_only=True)
-    game = serializers.IntegerField(source="game.number", default=None, read_only=True)
-    team = serializers.CharField(source="team.name", default=None, read_only=True)
-    player = serializers.CharField(source="player.nick", default=None, read_only=True)
+    stage = serializers.CharField(source="stage.key", default=None, allow_null=True, read_only=True)
+    game = serializers.IntegerField(source="game.number", default=None, allow_null=True, read_only=True)
+    team = serializers.CharField(source="team.name", default=None, allow_null=True, read_only=True)
+    player = serializers.CharField(source="player.nick", default=None, allow_null=True, read_only=True)
     decided_at = ZonedDateTimeField("tournament")
     published_at = ZonedDateTimeField("tournament")
 
@@ -127,9 +127,9 @@ class DecisionSerializer(serializers.ModelSerializer):
 
 class AppealSerializer(serializers.ModelSerializer):
     tournament = serializers.CharField(source="tournament.slug", read_only=True)
-    stage = serializers.CharField(source="stage.key", default=None, read_only=True)
-    tour = serializers.IntegerField(source="tour.number", default=None, read_only=True)
-    decision = serializers.IntegerField(source="decision.index", default=None, read_only=True)
+    stage = serializers.CharField(source="stage.key", default=None, allow_null=True, read_only=True)
+    tour = serializers.IntegerField(source="tour.number", default=None, allow_null=True, read_only=True)
+    decision = serializers.IntegerField(source="decision.index", default=None, allow_null=True, read_only=True)
     team = serializers.SerializerMethodField()
     team_hidden = serializers.SerializerMethodField()
     credited_teams = serializers.SerializerMethodField()

@@ -1,0 +1,74 @@
+"""``/api/v1/``: one router joining every app's viewsets, the standings and schedule views, the schema.
+
+- ``schema/`` OpenAPI 3 (drf-spectacular), ``docs/`` Swagger UI, ``redoc/`` Redoc (assets from the sidecar);
+- ``tournaments/import/`` (POST), ``tournaments/SLUG/standings/``, ``tournaments/SLUG/schedule/``,
+  ``tournaments/SLUG/schedule.ics``;
+- ``tournaments``, ``stages``, ``teams``, ``players``, ``families``, ``games``, ``tours`` (``ID/masks/``),
+  ``penalties``, ``decisions``, ``appeals``.
+"""
+
+from django.urls import include, path, re_path
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.routers import DefaultRouter
+
+from appeals.api import AppealViewSet, DecisionViewSet
+from scoring.api import StandingsView
+from tournaments.api import (
+    SLUG_PATTERN,
+    FamilyViewSet,
+    GameViewSet,
+    PenaltyViewSet,
+    PlayerViewSet,
+    ScheduleCalendarView,
+    StageViewSet,
+    TeamViewSet,
+    TournamentViewSet,
+    TourViewSet,
+)
+
+
+class SchemaView(SpectacularAPIView):
+    @extend_schema(
+        operation_id="schema_retrieve",
+        summary="This API's OpenAPI 3 schema",
+        description="The OpenAPI 3 description of every endpoint under /api/v1/, as YAML (default) or JSON "
+                    "(`?format=json` or `Accept: application/vnd.oai.openapi+json`); `?lang=en` or `?lang=ru` "
+                    "picks the language of the translated field titles. Swagger UI reads it at /api/v1/docs/, "
+                    "Redoc at /api/v1/redoc/.",
+        parameters=[OpenApiParameter("format", str, enum=["json", "yaml"]),
+                    OpenApiParameter("lang", str, enum=["ru", "en"])],
+        responses={(200, "application/vnd.oai.openapi"): OpenApiResponse(OpenApiTypes.OBJECT),
+                   (200, "application/vnd.oai.openapi+json"): OpenApiResponse(OpenApiTypes.OBJECT)},
+        examples=[OpenApiExample("The schema", response_only=True, media_type="application/vnd.oai.openapi+json",
+                                 value={"openapi": "3.0.3", "info": {"title": "Tournament portal API",
+                                                                     "version": "1"}, "paths": {}})],
+    )
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+
+router = DefaultRouter()
+router.include_root_view = False
+router.register("tournaments", TournamentViewSet, basename="api-tournament")
+router.register("stages", StageViewSet, basename="api-stage")
+router.register("teams", TeamViewSet, basename="api-team")
+router.register("players", PlayerViewSet, basename="api-player")
+router.register("families", FamilyViewSet, basename="api-family")
+router.register("games", GameViewSet, basename="api-game")
+router.register("tours", TourViewSet, basename="api-tour")
+router.register("penalties", PenaltyViewSet, basename="api-penalty")
+router.register("decisions", DecisionViewSet, basename="api-decision")
+router.register("appeals", AppealViewSet, basename="api-appeal")
+
+urlpatterns = [
+    path("schema/", SchemaView.as_view(), name="api-schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    # slugs may hold any letters (the interchange format allows them), as in the router's lookups
+    re_path(rf"^tournaments/(?P<slug>{SLUG_PATTERN})/standings/$", StandingsView.as_view(), name="api-standings"),
+    re_path(rf"^tournaments/(?P<slug>{SLUG_PATTERN})/schedule\.ics$", ScheduleCalendarView.as_view(),
+            name="api-schedule-ics"),
+    path("", include(router.urls)),
+]
