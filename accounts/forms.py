@@ -1,23 +1,49 @@
+import zoneinfo
+
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from accounts.claims import find_player
 from accounts.models import Player, User
 
 
+def timezone_choices() -> list[tuple[str, str]]:
+    return [(name, name) for name in sorted(zoneinfo.available_timezones()) if "/" in name and not name.startswith(
+        ("Etc/", "SystemV/", "posix/", "right/"))] + [("UTC", "UTC")]
+
+
 class SignUpForm(UserCreationForm):
-    email = forms.EmailField(label=_("email"), required=True)
+    email = forms.EmailField(label=_("email"), required=True,
+                             help_text=_("Password reset links are sent to this address."))
+    timezone = forms.ChoiceField(label=_("time zone"), choices=timezone_choices, initial="Europe/Moscow",
+                                 help_text=_("Times of games and deadlines are shown in this zone."))
 
     class Meta(UserCreationForm.Meta):
         model = User
-        fields = ("username", "email")
+        fields = ("username", "email", "timezone")
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"].strip()
+        if User.objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError(_("An account with this email already exists; reset its password instead."))
+        return email
+
+
+class TimezoneForm(forms.ModelForm):
+    timezone = forms.ChoiceField(label=_("time zone"), choices=timezone_choices)
+
+    class Meta:
+        model = User
+        fields = ("timezone",)
 
 
 class ClaimForm(forms.Form):
     """A user claims a player nick (and the full name a ChGK roster uses)."""
 
     nick = forms.CharField(label=_("nick"), max_length=100)
-    full_name = forms.CharField(label=_("full name"), max_length=200, required=False)
+    full_name = forms.CharField(label=_("full name"), max_length=200, required=False,
+                                help_text=_("For ChGK: your name as team rosters list it."))
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -25,11 +51,68 @@ class ClaimForm(forms.Form):
 
     def clean_nick(self) -> str:
         nick = self.cleaned_data["nick"].strip()
-        player = Player.objects.filter(nick=nick).first()
+        if not nick:
+            raise forms.ValidationError(_("Enter the nick you play under."))
+        player = find_player(nick)
         if player is not None and player.user_id not in (None, self.user.pk):
             raise forms.ValidationError(_("The player %(nick)s is already claimed by another account."),
-                                        params={"nick": nick})
-        if hasattr(self.user, "player") and self.user.player.nick != nick:
+                                        params={"nick": player.nick})
+        own = Player.objects.filter(user=self.user).first()
+        if own is not None and (player is None or own.pk != player.pk):
             raise forms.ValidationError(_("Your account already claims %(nick)s: one user, one player."),
-                                        params={"nick": self.user.player.nick})
+                                        params={"nick": own.nick})
         return nick
+
+
+class MergeForm(forms.Form):
+    duplicate = forms.CharField(label=_("duplicate player (removed)"), max_length=100)
+    target = forms.CharField(label=_("player who remains"), max_length=100)
+    confirm = forms.BooleanField(label=_("Every seat, roster, award and membership of the duplicate moves; this "
+                                         "cannot be undone."), required=True)
+
+    def _player(self, field: str) -> Player:
+        player = find_player(self.cleaned_data[field])
+        if player is None:
+            raise forms.ValidationError(_("No player %(nick)s."), params={"nick": self.cleaned_data[field]})
+        return player
+
+    def clean_duplicate(self) -> Player:
+        return self._player("duplicate")
+
+    def clean_target(self) -> Player:
+        return self._player("target")
+
+    def clean(self):
+        data = super().clean()
+        if data.get("duplicate") is not None and data.get("duplicate") == data.get("target"):
+            raise forms.ValidationError(_("Name two different players."))
+        return data
+
+
+class AddPlayersForm(forms.Form):
+    names = forms.CharField(label=_("players to add, one per line"), widget=forms.Textarea(attrs={"rows": 3}))
+
+    def clean_names(self) -> list[str]:
+        return [line.strip() for line in self.cleaned_data["names"].splitlines() if line.strip()]
+
+
+class ReplaceForm(forms.Form):
+    old = forms.TypedChoiceField(label=_("player replaced"), coerce=int)
+    new = forms.CharField(label=_("replacement"), max_length=100)
+
+    def __init__(self, *args, entries=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["old"].choices = [(e.pk, e.player.nick) for e in entries]
+
+
+class CaptainForm(forms.Form):
+    player = forms.TypedChoiceField(label=_("new captain"), coerce=int)
+
+    def __init__(self, *args, entries=(), captain_id=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [(e.player_id, e.player.nick) for e in entries if e.player_id != captain_id]
+
+
+class LineUpForm(forms.Form):
+    line_up = forms.CharField(label=_("line-up: one player per line, an empty line at each break"),
+                              widget=forms.Textarea(attrs={"rows": 8}))

@@ -9,8 +9,9 @@ play in the tournament (CHGK-11).
 from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser
+from django.db.models import Q, QuerySet
 
-from accounts.models import Role, TournamentRole
+from accounts.models import Family, Player, Role, TournamentRole
 
 APPEAL_DECIDERS = {
     "chgk_tour_points": (Role.JURY,),
@@ -76,7 +77,7 @@ def refuse_to_file(user, tournament, team) -> str | None:
     from django.utils.translation import gettext as _
 
     player = player_of(user)
-    if player is None:
+    if player is None or not player.claim_confirmed:
         return _("Only a player linked to your account may file an appeal.")
     if tournament.ruleset == "chgk_tour_points":
         if team is None or team.captain_id != player.pk:
@@ -107,3 +108,87 @@ def refuse_application(user, family) -> str | None:
     if player is None or family.head_id != player.pk:
         return _("Only the head of %(family)s may apply for it (FL-1).") % {"family": family.name}
     return None
+
+CLAIM_CONFIRMERS = (Role.ORGANIZER,)
+DASHBOARD_ROLES = (Role.ORGANIZER, Role.CURATOR, Role.JUDGE)
+TEAM_MANAGERS = (Role.ORGANIZER,)
+
+
+def _active(user) -> bool:
+    return user is not None and user.is_authenticated and user.is_active
+
+
+def _staff(user) -> bool:
+    return _active(user) and user.is_staff
+
+
+def confirmed_player_of(user) -> Player | None:
+    """The player ``user`` acts as, once an organizer or the family head confirmed the claim."""
+    player = player_of(user)
+    return player if player is not None and player.claim_confirmed else None
+
+
+def is_head_of(user, family: Family) -> bool:
+    """Only the family's head (a confirmed claim of ``Family.head``) decides its join requests (FL-1)."""
+    player = confirmed_player_of(user)
+    return player is not None and family.head_id == player.pk
+
+
+def is_captain_of(user, team) -> bool:
+    player = confirmed_player_of(user)
+    return player is not None and team.captain_id == player.pk
+
+
+def can_manage_team(user, team) -> bool:
+    """The captain manages the team's roster and captaincy (CHGK-2..CHGK-4); so may the tournament's organizer."""
+    return is_captain_of(user, team) or (_active(user) and has_role(user, team.tournament, *TEAM_MANAGERS))
+
+
+def can_see_dashboard(user, tournament) -> bool:
+    return _active(user) and has_role(user, tournament, *DASHBOARD_ROLES)
+
+
+def can_merge_players(user) -> bool:
+    """Merging two players rewrites every tournament they played in: site staff only."""
+    return _staff(user)
+
+
+def _organizer_tournaments(user) -> list[int]:
+    return list(TournamentRole.objects.filter(user=user, role__in=CLAIM_CONFIRMERS).values_list(
+        "tournament_id", flat=True))
+
+
+def _claim_scope(user) -> Q | None:
+    """The players whose claims ``user`` may decide (``None``: nobody); staff: everybody."""
+    if not _active(user):
+        return None
+    if user.is_staff:
+        return Q()
+    scope = Q(pk__in=[])
+    tournaments = _organizer_tournaments(user)
+    if tournaments:
+        scope |= Q(participations__tournament__in=tournaments) | Q(roster_entries__team__tournament__in=tournaments)
+    head = confirmed_player_of(user)
+    if head is not None:
+        scope |= Q(memberships__family__head=head, memberships__joined_on__isnull=False,
+                   memberships__left_on__isnull=True)
+    return scope
+
+
+def claims_decidable_by(user) -> QuerySet[Player]:
+    """Pending claims an organizer of a tournament the player played in, or the player's family head, decides.
+
+    Nobody decides their own claim.
+    """
+    scope = _claim_scope(user)
+    if scope is None:
+        return Player.objects.none()
+    ids = Player.objects.filter(scope, user__isnull=False, claim_confirmed=False).exclude(
+        user=user).values("pk")
+    return Player.objects.filter(pk__in=ids)
+
+
+def can_decide_claim(user, player: Player) -> bool:
+    if player.user_id is None or player.claim_confirmed or not _active(user) or player.user_id == user.pk:
+        return False
+    return claims_decidable_by(user).filter(pk=player.pk).exists()

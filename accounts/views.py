@@ -1,57 +1,81 @@
-"""Self-service: sign-up, the player claim, and "my tournaments"."""
+"""Self-service: sign-up, the profile with the player claim, and "my tournaments"."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
 
-from accounts.forms import ClaimForm, SignUpForm
-from accounts.models import Player
+from accounts import claims
+from accounts.forms import ClaimForm, SignUpForm, TimezoneForm
+from accounts.models import FamilyMembership, Player
+from accounts.overview import overview
 
 
+@require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("profile")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome! Claim the player you play as to see your tournaments."))
         return redirect("profile")
-    return render(request, "registration/signup.html", {"form": form})
+    return render(request, "accounts/auth/signup.html", {"form": form})
+
+
+def _player(user) -> Player | None:
+    return Player.objects.filter(user=user).first()
 
 
 @login_required
+@require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
-    player = getattr(request.user, "player", None)
-    form = ClaimForm(request.POST or None, user=request.user,
+    player = _player(request.user)
+    action = request.POST.get("action", "claim")
+    form = ClaimForm(request.POST if action == "claim" else None, user=request.user,
                      initial={"nick": player.nick if player else "", "full_name": player.full_name if player else ""})
-    if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            player, _created = Player.objects.select_for_update().get_or_create(nick=form.cleaned_data["nick"])
-            player.user = request.user
-            player.full_name = form.cleaned_data["full_name"] or player.full_name
-            player.save()
-        messages.success(request, _("Your claim is recorded; an organizer or your family head confirms it."))
-        return redirect("profile")
-    return render(request, "accounts/profile.html", {"form": form, "player": player})
+    zone_form = TimezoneForm(request.POST if action == "timezone" else None, instance=request.user)
+    if request.method == "POST":
+        if action == "withdraw":
+            try:
+                claims.withdraw(request.user)
+            except claims.ClaimRefused as exc:
+                messages.error(request, str(exc))
+            else:
+                messages.success(request, _("Your claim is withdrawn; the nick is free."))
+            return redirect("profile")
+        if action == "timezone" and zone_form.is_valid():
+            zone_form.save()
+            messages.success(request, _("Your time zone is saved."))
+            return redirect("profile")
+        if action == "claim" and form.is_valid():
+            try:
+                claims.claim(request.user, form.cleaned_data["nick"], form.cleaned_data["full_name"])
+            except claims.ClaimRefused as exc:
+                form.add_error("nick", str(exc))
+            else:
+                messages.success(request, _("Your claim is recorded; an organizer of a tournament you played in or "
+                                            "your family head confirms it."))
+                return redirect("profile")
+    memberships = []
+    if player is not None:
+        memberships = list(FamilyMembership.objects.filter(player=player).select_related("family").order_by(
+            "-joined_on", "-pk")[:20])
+    return render(request, "accounts/profile.html", {
+        "form": form, "zone_form": zone_form, "player": player, "memberships": memberships,
+        "headed": list(player.headed_families.all()[:20]) if player else [],
+        "captained": list(player.captained.select_related("tournament").order_by("-tournament__starts_on")[:20])
+        if player else [],
+    })
 
 
 @login_required
 def my_tournaments(request: HttpRequest) -> HttpResponse:
-    from appeals.models import Appeal
-    from tournaments.models import Seat, Team
-
-    player = getattr(request.user, "player", None)
-    teams = []
-    seats = []
-    if player is not None:
-        teams = list(Team.objects.filter(roster__player=player).select_related("tournament", "stage")
-                     .order_by("-tournament__starts_on")[:100])
-        seats = list(Seat.objects.filter(player=player).select_related("game", "game__stage__tournament", "team")
-                     .order_by("-game__scheduled_at")[:50])
-    appeals = list(Appeal.objects.filter(filed_by=request.user).select_related("tournament").order_by("-filed_at")[:50])
-    return render(request, "accounts/my_tournaments.html",
-                  {"player": player, "teams": teams, "seats": seats, "appeals": appeals})
+    return render(request, "accounts/my_tournaments.html", overview(request.user, timezone.now()))

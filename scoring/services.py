@@ -47,8 +47,9 @@ def compute_all(facts: TournamentFacts, now: dt.datetime) -> list[Computed]:
 
 def load_consistent(tournament_id: int) -> tuple[Tournament, TournamentFacts]:
     """Read the version and every fact in one repeatable-read transaction."""
+    outer = connection.in_atomic_block
     with transaction.atomic():
-        if connection.vendor == "postgresql":
+        if connection.vendor == "postgresql" and not outer:
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
         tournament = Tournament.objects.get(pk=tournament_id)

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 import rulesets
 from accounts.models import Family, Player
@@ -84,6 +85,7 @@ def _store(facts: TournamentFacts, replace: bool) -> tuple[Tournament, bool]:
                 conflict=True,
             )
         version = existing.facts_version + 1
+        Seat.objects.filter(game__stage__tournament=existing).delete()
         existing.delete()
     else:
         version = 1
@@ -110,7 +112,8 @@ def _store(facts: TournamentFacts, replace: bool) -> tuple[Tournament, bool]:
     games_of_stage: dict[str, dict[int, Game]] = {}
     tours_of_stage: dict[str, dict[int, Tour]] = {}
     for order, fstage in enumerate(facts.stages):
-        stage = Stage.objects.create(tournament=tournament, key=fstage.key, order=order, seed=fstage.seed or "")
+        stage = Stage.objects.create(tournament=tournament, key=fstage.key, order=order, seed=fstage.seed or "",
+                                     published_at=timezone.now())
         stages[fstage.key] = stage
         teams = dict(top_teams)
         teams.update(_create_teams(tournament, stage, fstage.teams, players, families))

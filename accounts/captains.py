@@ -1,0 +1,189 @@
+"""A captain manages the team: roster changes within CHGK-2..CHGK-4, the captaincy hand-over (issue 10).
+
+The rules are the pure checks of ``rulesets.chgk_season``; this module only
+reads the roster from the database and writes the accepted change.
+
+How the roster records the season (no extra model):
+
+- the application's players have ``RosterEntry.joined_at`` empty;
+- an *addition* (CHGK-2) is an entry with ``joined_at`` set;
+- a *replacement* (CHGK-3) closes the old entry and opens the new one at the
+  same instant (``old.left_at == new.joined_at``), so it is told from an
+  addition and does not use one of the 6.
+
+Who has "played a tour" (CHGK-3): the portal stores no line-ups yet, so a
+player counts as having played once the team played a tour (a mask of the
+team in a tour with a date) on or after the day they joined. This never lets
+a player who played be replaced; it may refuse one who sat every tour out
+(the organizer can still change the roster in the admin).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import zoneinfo
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.claims import find_player
+from accounts.models import Player
+from accounts.permissions import can_manage_team
+from rulesets import chgk_season
+from tournaments.models import Mask, Participant, RosterEntry, Team
+
+CHGK = "chgk_tour_points"
+
+
+class RosterRefused(Exception):
+    """The change was refused; ``problems`` name the thing and the rule."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = list(problems)
+        super().__init__("; ".join(self.problems))
+
+
+@dataclass
+class RosterState:
+    entries: list[RosterEntry]
+    current: list[RosterEntry]
+    additions_used: int
+    played: set[str]
+
+    @property
+    def names(self) -> list[str]:
+        return [e.player.nick for e in self.current]
+
+    @property
+    def additions_left(self) -> int:
+        return max(0, chgk_season.MAX_ADDITIONS - self.additions_used)
+
+
+def roster_state(team: Team) -> RosterState:
+    """The roster with the season's additions and who has played, in two queries."""
+    entries = list(team.roster.select_related("player").order_by("order", "pk"))
+    left_moments = {e.left_at for e in entries if e.left_at is not None}
+    additions = sum(1 for e in entries if e.joined_at is not None and e.joined_at not in left_moments)
+    zone = zoneinfo.ZoneInfo(team.tournament.timezone)
+    tour_days = sorted(set(Mask.objects.filter(team=team, tour__played_on__isnull=False).values_list(
+        "tour__played_on", flat=True)))
+    played = set()
+    for entry in entries:
+        joined = entry.joined_at.astimezone(zone).date() if entry.joined_at else dt.date.min
+        left = entry.left_at.astimezone(zone).date() if entry.left_at else dt.date.max
+        if any(joined <= day <= left for day in tour_days):
+            played.add(entry.player.nick)
+    current = [e for e in entries if e.left_at is None]
+    return RosterState(entries=entries, current=current, additions_used=additions, played=played)
+
+
+def _check_allowed(user, team: Team, *, roster_change: bool) -> None:
+    if not can_manage_team(user, team):
+        raise RosterRefused([_("Only the captain of %(team)s manages it (CHGK-4).") % {"team": team.name}])
+    if roster_change and team.tournament.ruleset != CHGK:
+        raise RosterRefused([_("Roster changes on this page follow the ChGK season rules (CHGK-2, CHGK-3); for "
+                               "this tournament the organizer changes rosters.")])
+
+
+def _lock(team: Team) -> Team:
+    return Team.objects.select_for_update().select_related("tournament").get(pk=team.pk)
+
+
+def _names(raw: list[str]) -> list[str]:
+    return [name.strip() for name in raw if name.strip()]
+
+
+def _open_entry(team: Team, name: str, moment: dt.datetime, order: int) -> RosterEntry:
+    player = find_player(name) or Player.objects.create(nick=name)
+    if RosterEntry.objects.filter(team=team, player=player).exists():
+        raise RosterRefused([_("%(name)s was on this roster before; ask the organizer to bring them back.")
+                             % {"name": player.nick}])
+    entry = RosterEntry.objects.create(team=team, player=player, order=order, joined_at=moment)
+    if not Participant.objects.filter(tournament=team.tournament, player=player).exists():
+        last = Participant.objects.filter(tournament=team.tournament).aggregate(m=Max("order"))["m"]
+        Participant.objects.create(tournament=team.tournament, player=player, order=(last or 0) + 1)
+    return entry
+
+
+def _next_order(team: Team) -> int:
+    return (team.roster.aggregate(m=Max("order"))["m"] or 0) + 1
+
+
+@transaction.atomic
+def add_players(user, team: Team, names: list[str], *, now: dt.datetime | None = None) -> list[RosterEntry]:
+    """Add players during the season: at most 6 additions, at most 10 on the roster (CHGK-2)."""
+    team = _lock(team)
+    _check_allowed(user, team, roster_change=True)
+    names = _names(names)
+    if not names:
+        raise RosterRefused([_("Name at least one player to add.")])
+    state = roster_state(team)
+    problems = chgk_season.check_roster_change(state.names, added=names, additions_used=state.additions_used,
+                                               played=state.played)
+    if problems:
+        raise RosterRefused([p.message for p in problems])
+    moment = now or timezone.now()
+    order = _next_order(team)
+    return [_open_entry(team, name, moment, order + i) for i, name in enumerate(names)]
+
+
+@transaction.atomic
+def replace_player(user, team: Team, old_entry_id: int, new_name: str, *,
+                   now: dt.datetime | None = None) -> RosterEntry:
+    """Replace a player who has not played any tour; not an addition (CHGK-3)."""
+    team = _lock(team)
+    _check_allowed(user, team, roster_change=True)
+    state = roster_state(team)
+    old = next((e for e in state.current if e.pk == old_entry_id), None)
+    new_name = new_name.strip()
+    if old is None or not new_name:
+        raise RosterRefused([_("Choose a player of the roster and name the replacement.")])
+    if old.player_id == team.captain_id:
+        raise RosterRefused([_("%(name)s is the captain: hand the captaincy over first (CHGK-4).")
+                             % {"name": old.player.nick}])
+    problems = chgk_season.check_roster_change(state.names, replaced={old.player.nick: new_name},
+                                               additions_used=state.additions_used, played=state.played)
+    if problems:
+        raise RosterRefused([p.message for p in problems])
+    moment = now or timezone.now()
+    old.left_at = moment
+    old.save()
+    return _open_entry(team, new_name, moment, old.order)
+
+
+@transaction.atomic
+def hand_over_captaincy(user, team: Team, player_id: int) -> Team:
+    """The captain names another player of the current roster captain (CHGK-4: a team may change captain)."""
+    team = _lock(team)
+    _check_allowed(user, team, roster_change=False)
+    entry = team.roster.select_related("player").filter(player_id=player_id, left_at__isnull=True).first()
+    if entry is None:
+        raise RosterRefused([_("The new captain must be a player of the team's roster (CHGK-1).")])
+    if team.captain_id == entry.player_id:
+        raise RosterRefused([_("%(name)s is already the captain.") % {"name": entry.player.nick}])
+    team.captain = entry.player
+    team.save()
+    return team
+
+
+def parse_line_up(text: str) -> list[list[str]]:
+    """One player per line; an empty line is a host's break where substitutions happen (CHGK-4)."""
+    segments: list[list[str]] = [[]]
+    for line in text.splitlines():
+        if line.strip():
+            segments[-1].append(line.strip())
+        elif segments[-1]:
+            segments.append([])
+    return [s for s in segments if s]
+
+
+def check_line_up(team: Team, text: str) -> list[str]:
+    """CHGK-4: at most 6 at the table at once, everyone on the roster. Checked, not stored (no model yet)."""
+    segments = parse_line_up(text)
+    if not segments:
+        return [_("Name the players at the table, one per line.")]
+    state = roster_state(team)
+    return [p.message for p in chgk_season.check_line_up(state.names, segments)]

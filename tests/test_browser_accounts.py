@@ -1,0 +1,84 @@
+"""In a real browser (headless Debian chromium): sign up, claim a player, see the tournament on "my tournaments".
+
+Run in Russian (the default) and in English (chosen with the language switch).
+Skipped, with the reason, where the ``playwright`` package or ``/usr/bin/chromium`` is missing. The same path
+through the Django test client is ``tests/test_accounts.py::test_sign_up_claim_and_see_the_tournament_on_my_...``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.utils import translation
+
+from tests.conftest import example
+from tournaments.importer import import_document
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - depends on the machine
+    sync_playwright = None
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+PASSWORD = "correct horse battery staple"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(sync_playwright is None, reason="the python package playwright is not installed"),
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium (/usr/bin/chromium) is not installed"),
+]
+
+
+@pytest.fixture
+def site(transactional_db, live_server, monkeypatch):
+    import_document(example("family_league"))
+    # Playwright's sync API runs an event loop in this thread; the ORM calls of the test are plain and safe.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    return live_server.url
+
+
+@pytest.fixture
+def page(site):
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        context = browser.new_context(viewport={"width": 390, "height": 844}, locale="ru-RU")
+        yield context.new_page()
+        context.close()
+        browser.close()
+
+
+def said(language: str, message: str) -> str:
+    with translation.override(language):
+        return translation.gettext(message)
+
+
+@pytest.mark.parametrize(("language", "nick"), [("ru", "Fam01-p2"), ("en", "Fam02-p2")])
+def test_sign_up_claim_and_see_the_tournament_on_my_tournaments(page, site, language, nick):
+    page.goto(f"{site}/accounts/signup/")
+    assert page.evaluate("document.documentElement.lang") == "ru"
+    if language == "en":
+        with page.expect_navigation():
+            page.click('.language-switch button[value="en"]')
+        assert page.evaluate("document.documentElement.lang") == "en"
+    assert page.locator("h1").inner_text() == said(language, "Sign up")
+
+    page.fill("input[name=username]", f"player-{language}")
+    page.fill("input[name=email]", f"player-{language}@example.org")
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    with page.expect_navigation():
+        page.click("main form button[type=submit]")
+    assert page.url == f"{site}/accounts/profile/"
+    assert page.locator("h1").inner_text() == said(language, "Profile")
+
+    page.fill("#claim-form input[name=nick]", nick)
+    with page.expect_navigation():
+        page.click("#claim-form button[type=submit]")
+    assert said(language, "waiting for confirmation") in page.locator("main").inner_text()
+
+    page.goto(f"{site}/accounts/my/")
+    assert page.locator("h1").inner_text() == said(language, "My tournaments")
+    teams = page.locator("#teams-heading + .table-scroll table").inner_text()
+    assert "Турнирные Мастера, пример" in teams and nick.split("-")[0] in teams

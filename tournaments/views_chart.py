@@ -1,0 +1,130 @@
+"""A server-drawn SVG chart of cumulative points over rounds (no JavaScript, no CDN).
+
+The figures come from the snapshot (``details["teams"][i]["details"]["points_by_round"]``
+and ``details["details"]["rounds"]``); a long league is sampled down to a
+fixed number of points so that the page stays the same size whatever the
+number of games.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tournaments.views_labels import round_label
+
+WIDTH = 720
+HEIGHT = 300
+LEFT = 48
+RIGHT = 12
+TOP = 12
+BOTTOM = 36
+MAX_POINTS = 60
+MAX_LINES = 24
+PALETTE = (
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+    "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939",
+)
+
+
+@dataclass
+class Line:
+    team: str
+    color: str
+    points: str
+    total: float
+    dash: str = ""
+
+
+@dataclass
+class Tick:
+    position: float
+    text: str
+    value: float | None = None
+
+
+@dataclass
+class Chart:
+    width: int = WIDTH
+    height: int = HEIGHT
+    lines: list[Line] = field(default_factory=list)
+    x_ticks: list[Tick] = field(default_factory=list)
+    y_ticks: list[Tick] = field(default_factory=list)
+    left: int = LEFT
+    right: int = WIDTH - RIGHT
+    top: int = TOP
+    bottom: int = HEIGHT - BOTTOM
+    sampled: bool = False
+    rounds: int = 0
+
+
+def _cumulative(values: list) -> list[float]:
+    total = 0.0
+    out = [0.0]
+    for value in values:
+        total += float(value or 0)
+        out.append(round(total, 2))
+    return out
+
+
+def sample_indexes(count: int, limit: int = MAX_POINTS) -> list[int]:
+    """Indexes 0..count-1 thinned evenly to at most ``limit``, always keeping the first and the last."""
+    if count <= limit:
+        return list(range(count))
+    step = (count - 1) / (limit - 1)
+    picked = sorted({round(i * step) for i in range(limit)})
+    if picked[-1] != count - 1:
+        picked.append(count - 1)
+    return picked
+
+
+def _nice_step(span: float) -> float:
+    raw = span / 4 or 1
+    magnitude = 10 ** len(str(int(raw))) / 10 if raw >= 1 else 0.1
+    for factor in (1, 2, 2.5, 5, 10):
+        if raw <= factor * magnitude:
+            return factor * magnitude
+    return 10 * magnitude
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def build_chart(series: list[tuple[str, list]], rounds: list) -> Chart | None:
+    """A chart of cumulative points per team; None when there is nothing to draw."""
+    series = [(team, values) for team, values in series if values][:MAX_LINES]
+    if not series:
+        return None
+    count = max(len(values) for _team, values in series)
+    if count == 0:
+        return None
+    cumulative = [(team, _cumulative(values + [0] * (count - len(values)))) for team, values in series]
+    low = min(0.0, *(min(c) for _t, c in cumulative))
+    high = max(1.0, *(max(c) for _t, c in cumulative))
+    step = _nice_step(high - low)
+    top_value = step * (int(high / step) + (0 if high % step == 0 else 1))
+    bottom_value = -step * (int(-low / step) + (0 if low % step == 0 else 1)) if low < 0 else 0.0
+    chart = Chart(rounds=count)
+    indexes = sample_indexes(count + 1)
+    chart.sampled = len(indexes) < count + 1
+    span_x = chart.right - chart.left
+    span_y = chart.bottom - chart.top
+
+    def x_of(index: int) -> float:
+        return round(chart.left + span_x * index / count, 1)
+
+    def y_of(value: float) -> float:
+        return round(chart.bottom - span_y * (value - bottom_value) / ((top_value - bottom_value) or 1), 1)
+
+    for number, (team, values) in enumerate(cumulative):
+        coords = " ".join(f"{x_of(i)},{y_of(values[i])}" for i in indexes)
+        chart.lines.append(Line(team=team, color=PALETTE[number % len(PALETTE)], points=coords, total=values[-1],
+                                dash="" if number < len(PALETTE) else "4 3"))
+    value = bottom_value
+    while value <= top_value + 1e-9:
+        chart.y_ticks.append(Tick(y_of(value), _number(round(value, 2)), round(value, 2)))
+        value += step
+    labels = list(rounds) + [""] * (count - len(rounds))
+    for index in sample_indexes(count, 8):
+        chart.x_ticks.append(Tick(x_of(index + 1), round_label(labels[index])))
+    return chart

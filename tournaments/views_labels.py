@@ -1,0 +1,224 @@
+"""Words the pages show for keys that come from rulesets and exports (rulesets speak English keys).
+
+Every label goes through the translation catalogue; a key the portal does
+not know yet is shown as it is rather than hidden.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+RULESETS = {
+    "chgk_tour_points": _("ChGK: points for places in tours"),
+    "family_league": _("Family league (Mafia)"),
+    "class_balanced": _("Class-balanced tournament (Mafia)"),
+    "elimination_gp": _("Elimination Grand Prix (Mafia)"),
+}
+
+STAGES = {
+    "": pgettext_lazy("stage", "latest"),
+    "season": pgettext_lazy("stage", "season"),
+    "qualifying": pgettext_lazy("stage", "qualifying stage"),
+    "final": pgettext_lazy("stage", "final"),
+    "stage-1": pgettext_lazy("stage", "stage 1"),
+    "stage-2": pgettext_lazy("stage", "stage 2"),
+    "stage-3": pgettext_lazy("stage", "stage 3"),
+    "qualifying-1": pgettext_lazy("stage", "qualifying stage 1"),
+    "qualifying-2": pgettext_lazy("stage", "qualifying stage 2"),
+    "qualifying-3": pgettext_lazy("stage", "qualifying stage 3"),
+    "qualifying-4": pgettext_lazy("stage", "qualifying stage 4"),
+    "qualifying-5": pgettext_lazy("stage", "qualifying stage 5"),
+}
+
+CRITERIA = {
+    "points": _("points"),
+    "correct_answers": _("correct answers"),
+    "rating_sum": _("rating sum"),
+    "mafia_points": _("points won on the mafia side"),
+    "mafia_wins": _("mafia wins"),
+    "mafia_draws": _("mafia draws"),
+    "mafia_wins_13": _("mafia wins in 13-player games"),
+    "mafia_draws_13": _("mafia draws in 13-player games"),
+    "maniac_wins": _("maniac wins"),
+    "points_13": _("points in 13-player games"),
+    "remaining_players": _("players still in the game"),
+    "extra_indicator": _("extra indicator"),
+    "tie_break": _("committee decision"),
+    "committee": _("committee decision"),
+    "draw": _("public draw"),
+    "seed": _("public draw"),
+    "disqualified": _("disqualification"),
+    "eliminated": _("elimination"),
+    "withdrawn": _("withdrawal"),
+    "advanced": _("advanced to the next stage"),
+    "next_stage": _("result recorded in a later stage"),
+    "commissar_wins": _("wins as commissar"),
+    "qualifying_average": _("average in the qualifying stages"),
+}
+
+# Short column headings for the tie-break figures of the export.
+CRITERIA_SHORT = {
+    "correct_answers": _("Correct"),
+    "rating_sum": _("Rating"),
+    "mafia_points": _("Mafia pts"),
+    "mafia_wins": _("Mafia wins"),
+    "mafia_draws": _("Mafia draws"),
+    "mafia_wins_13": _("Mafia wins (13)"),
+    "mafia_draws_13": _("Mafia draws (13)"),
+    "maniac_wins": _("Maniac wins"),
+    "points_13": _("Points (13)"),
+    "remaining_players": _("Players left"),
+}
+
+TEAM_STATUSES = {
+    "active": pgettext_lazy("team status", "in play"),
+    "advanced": pgettext_lazy("team status", "advanced"),
+    "eliminated": pgettext_lazy("team status", "eliminated"),
+    "withdrawn": pgettext_lazy("team status", "withdrawn"),
+    "disqualified": pgettext_lazy("team status", "disqualified"),
+    "winner": pgettext_lazy("team status", "winner"),
+    "qualified": pgettext_lazy("player status", "qualified for the final"),
+}
+
+SIDES = {
+    "civilians": _("civilians"),
+    "mafia": pgettext_lazy("side", "mafia"),
+    "maniac": pgettext_lazy("side", "maniac"),
+}
+
+TOUR_ROLES = {
+    "host": pgettext_lazy("tour role", "hosted"),
+    "played": pgettext_lazy("tour role", "played"),
+    "absent": pgettext_lazy("tour role", "absent"),
+    "out": pgettext_lazy("tour role", "not in the table"),
+}
+
+ITEMS = {
+    "gold cup": _("gold cup"),
+    "silver cup": _("silver cup"),
+    "bronze cup": _("bronze cup"),
+    "gold medal": _("gold medal"),
+    "silver medal": _("silver medal"),
+    "bronze medal": _("bronze medal"),
+    "cup": _("cup"),
+    "medal": _("medal"),
+    "title": _("title"),
+}
+
+PENALTY_KINDS = {
+    "fair_play": _("fair play"),
+    "no_show": _("no-show"),
+    "ineligible_player": _("ineligible player"),
+    "two_players": _("two players of one team"),
+    "foreign_player": _("player of a team not in the game"),
+    "timeout": _("timeout"),
+    "late": _("late"),
+}
+
+# Pieces of the reasons rulesets give for a seat's points ("mafia win; timeout: 3/5 days").
+REASON_PHRASES = {
+    "civilians win": _("civilians win"),
+    "mafia win": _("mafia win"),
+    "maniac win": _("maniac win"),
+    "draw": _("draw"),
+    "loss": _("loss"),
+    "win": _("win"),
+    "mafia draw": _("mafia draw"),
+    "civilians draw": _("civilians draw"),
+    "maniac draw": _("maniac draw"),
+    "maniac loss": _("maniac loss"),
+    "OMON": _("OMON"),
+    "mafia loss": _("mafia loss"),
+    "civilians loss": _("civilians loss"),
+    "draw as civilians": _("draw as civilians"),
+    "draw as mafia": _("draw as mafia"),
+    "draw as maniac": _("draw as maniac"),
+    "no civilian in the last day/night": _("no civilian in the last day/night"),
+    "technical result": _("technical result"),
+    "game annulled": _("game annulled"),
+    "replayed": _("replayed"),
+    "not counted": _("not counted"),
+    "eliminated": _("eliminated"),
+    "no-show": _("no-show"),
+    "timeout: scores nothing": _("timeout: scores nothing"),
+}
+
+_DAYS = re.compile(r"^timeout: (\d+)/(\d+) days?$")
+_KILLS = re.compile(r"^(\d+) kills?$")
+_SUFFIX = re.compile(r"^(.+?) \(([^()]+)\)$")
+_TOUR = re.compile(r"^(?:Tour|tour) (\d+)$")
+_WORST = re.compile(r"^worst_player_(\d+)$")
+
+
+def label(mapping: dict, key, default=None):
+    """The translated label of ``key`` in ``mapping``, else the key itself (or ``default``)."""
+    if key is None:
+        return default if default is not None else ""
+    return mapping.get(key, key if default is None else default)
+
+
+def criterion_label(key: str | None) -> str:
+    """What separated two rows: "rating_sum" -> "rating sum"; "worst_player_2" -> the 2nd weakest player's points."""
+    from django.utils.translation import gettext
+
+    if not key:
+        return ""
+    match = _WORST.match(key)
+    if match:
+        return gettext("points of the team's weakest player no. %(number)s") % {"number": match.group(1)}
+    return str(label(CRITERIA, key))
+
+
+def stage_label(key: str | None) -> str:
+    return str(label(STAGES, key or ""))
+
+
+def round_label(raw) -> str:
+    """A round of a chart: "Tour 3" -> "Тур 3", a stage key -> its name, a number stays a number."""
+    from django.utils.translation import gettext
+
+    text = str(raw)
+    match = _TOUR.match(text)
+    if match:
+        return gettext("Tour %(number)s") % {"number": match.group(1)}
+    if text in STAGES:
+        return str(STAGES[text])
+    return text
+
+
+def reason_text(reason: str | None) -> str:
+    """Translate the known pieces of a ruleset's English reason; unknown pieces stay as they are."""
+    if not reason:
+        return ""
+    parts = []
+    for part in reason.split("; "):
+        pieces = []
+        for piece in part.split(", "):
+            pieces.append(_reason_piece(piece))
+        parts.append(", ".join(pieces))
+    return "; ".join(parts)
+
+
+def _reason_piece(piece: str) -> str:
+    from django.utils.translation import gettext, ngettext
+
+    suffix = _SUFFIX.match(piece)
+    if suffix:
+        return f"{_reason_piece(suffix.group(1))} ({_reason_piece(suffix.group(2))})"
+    if piece in REASON_PHRASES:
+        return str(REASON_PHRASES[piece])
+    days = _DAYS.match(piece)
+    if days:
+        played, total = int(days.group(1)), int(days.group(2))
+        return ngettext("timeout: %(played)s of %(total)s day", "timeout: %(played)s of %(total)s days",
+                        total) % {"played": played, "total": total}
+    kills = _KILLS.match(piece)
+    if kills:
+        count = int(kills.group(1))
+        return ngettext("%(count)s kill", "%(count)s kills", count) % {"count": count}
+    if piece.startswith("keeps "):
+        return gettext("keeps %(what)s") % {"what": _reason_piece(piece[6:])}
+    return piece
