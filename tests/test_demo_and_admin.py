@@ -77,3 +77,33 @@ def test_recompute_now_action(superuser_client):
         "action": "recompute_now", "_selected_action": [tournament.pk]}, follow=True)
     assert response.status_code == 200
     assert StandingsSnapshot.objects.filter(tournament=tournament).exists()
+
+
+def test_changes_are_audited_and_shown_on_the_history_pages(client):
+    """Issue 6: who changed a fact, when, before and after — on the admin page and the tournament's history."""
+    tournament = import_document(example("chgk_tour_points"))
+    organizer = UserFactory(is_staff=True, username="olga")
+    TournamentRole.objects.create(user=organizer, tournament=tournament, role=Role.ORGANIZER)
+    client.force_login(organizer)
+    tour = Tour.objects.get(stage__tournament=tournament, number=1)
+    mask = tour.masks.get(team__name="Quark")
+    from accounts.middleware import current_user
+
+    token = current_user.set(organizer)
+    try:
+        mask.mask = "11111111"
+        mask.save()
+    finally:
+        current_user.reset(token)
+    from tournaments.models import AuditEntry
+
+    entry = AuditEntry.objects.get(model="tournaments.Mask", object_id=str(mask.pk))
+    assert (entry.username, entry.before, entry.after) == ("olga", {"mask": "00000000"}, {"mask": "11111111"})
+    history = client.get(f"/t/{tournament.slug}/history/").content.decode()
+    assert "11111111" in history and "olga" in history
+    admin_history = client.get(f"/admin/tournaments/mask/{mask.pk}/history/")
+    assert admin_history.status_code in (200, 404)
+    tour_history = client.get(f"/admin/tournaments/tour/{tour.pk}/history/").content.decode()
+    assert "Audit trail" in tour_history or "Журнал" in tour_history
+    client.force_login(UserFactory())
+    assert client.get(f"/t/{tournament.slug}/history/").status_code == 403

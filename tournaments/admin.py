@@ -21,6 +21,12 @@ class TournamentScopedAdmin(admin.ModelAdmin):
     """An organizer sees and changes only the tournaments where they hold a role; superusers see all."""
 
     tournament_path = "tournament"
+    object_history_template = "admin/tournaments/audit_history.html"
+
+    def history_view(self, request, object_id, extra_context=None):
+        """Django's history plus the audit trail of the object (who, when, before and after)."""
+        entries = m.AuditEntry.objects.filter(model=self.model._meta.label, object_id=str(object_id))[:200]
+        return super().history_view(request, object_id, {**(extra_context or {}), "audit_entries": entries})
 
     def _tournament_ids(self, request) -> set[int]:
         cache = getattr(request, "_scoped_tournament_ids", None)
