@@ -309,9 +309,8 @@ def decision_deadline(facts: TournamentFacts, decision: Decision) -> dt.datetime
 
 def appeal_deadline(facts: TournamentFacts, appeal: Appeal) -> dt.datetime | None:
     """GP-23: the last moment to file ``appeal``: the deadline of the decision it is against."""
-    if appeal.decision is None or not 1 <= appeal.decision <= len(facts.decisions):
-        return None
-    return decision_deadline(facts, facts.decisions[appeal.decision - 1])
+    decision = mafia.appealed_decision(facts, appeal)
+    return None if decision is None else decision_deadline(facts, decision)
 
 
 def verdict_due(facts: TournamentFacts, appeal: Appeal) -> dt.datetime | None:

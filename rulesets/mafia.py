@@ -12,7 +12,7 @@ import datetime as dt
 from fractions import Fraction
 
 from rulesets.base import Problem
-from rulesets.facts import Decision, Game, Stage, TournamentFacts
+from rulesets.facts import Appeal, Decision, Game, Stage, TournamentFacts
 
 KILL_POINTS = (Fraction(1, 2), Fraction(2, 5))
 LATER_KILL_POINTS = Fraction(3, 10)
@@ -88,6 +88,13 @@ def decision_deadline(decision: Decision, hours: int, start: str) -> dt.datetime
     if moment is None:
         moment = decision.decided_at or decision.published_at
     return None if moment is None else moment + dt.timedelta(hours=hours)
+
+
+def appealed_decision(facts: TournamentFacts, appeal: Appeal) -> Decision | None:
+    """The decision a Mafia appeal is against (its 1-based ``decision`` index), if it exists."""
+    if appeal.decision is None or not 1 <= appeal.decision <= len(facts.decisions):
+        return None
+    return facts.decisions[appeal.decision - 1]
 
 
 def late_appeal_problems(facts: TournamentFacts, hours: int, start: str, rule: str) -> list[Problem]:
