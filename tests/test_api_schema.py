@@ -188,22 +188,31 @@ def test_write_responses_conform_to_the_schema(schema, populated, django_user_mo
                     reason="schemathesis is not installed; see the response-conformance tests above")
 def test_schemathesis_run(schema, populated):  # pragma: no cover - runs only where schemathesis is installed
     import schemathesis
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
     from hypothesis import HealthCheck, given
     from hypothesis import settings as hsettings
 
     from config.wsgi import application
 
-    loader = getattr(getattr(schemathesis, "openapi", None), "from_dict", None) or schemathesis.from_dict
-    api = loader(json.loads(json.dumps(schema, default=str)))
-    for result in api.get_all_operations():
-        operation = result.ok()
-        if operation.method.upper() != "GET":
-            continue
+    # Like Django's test client: the test's own database connection must survive each WSGI request.
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        loader = getattr(getattr(schemathesis, "openapi", None), "from_dict", None) or schemathesis.from_dict
+        api = loader(json.loads(json.dumps(schema, default=str)))
+        for result in api.get_all_operations():
+            operation = result.ok()
+            if operation.method.upper() != "GET":
+                continue
 
-        @hsettings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck), database=None)
-        @given(case=operation.as_strategy())
-        def check(case):
-            response = case.call(app=application) if hasattr(case, "call") else case.call_wsgi(app=application)
-            assert response.status_code < 500
+            @hsettings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+            @given(case=operation.as_strategy())
+            def check(case):
+                response = case.call(app=application) if hasattr(case, "call") else case.call_wsgi(app=application)
+                assert response.status_code < 500
 
-        check()
+            check()
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)

@@ -1,7 +1,8 @@
 """Who may do what, per tournament role: one table, every role x write action x ruleset (issue 6).
 
-The rules behind the table live in ``accounts/permissions.py``: results and
-imports are the organizers' (and staff's); penalties the judges', the
+The rules behind the table live in ``accounts/permissions.py``: results are
+entered by the organizers, judges and curator, imports are the organizers'
+(and staff's); penalties the judges', the
 curator's and the organizers' (FL-0, FL-18); verdicts the appeal jury's
 (CHGK-20, GP-23, FL-19, CB-17); filing an appeal the appellant's side only
 (the captain in ChGK, CHGK-20).
@@ -28,7 +29,7 @@ pytestmark = pytest.mark.django_db
 ROLES = ("anonymous", "outsider", "organizer", "judge", "curator", "jury", "captain", "staff")
 MAFIA = ("family_league", "class_balanced", "elimination_gp")
 ALLOWED: dict[tuple[str, str], set[str]] = {
-    ("chgk_tour_points", "enter_results"): {"organizer", "staff"},
+    ("chgk_tour_points", "enter_results"): {"organizer", "judge", "curator", "staff"},
     ("chgk_tour_points", "import_replace"): {"organizer", "staff"},
     ("chgk_tour_points", "decide_appeal"): {"jury", "staff"},
     ("chgk_tour_points", "file_appeal"): {"captain"},

@@ -295,3 +295,4 @@ class AuditEntryAdmin(TournamentScopedAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+from tournaments import admin_gp  # noqa: E402,F401

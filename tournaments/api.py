@@ -39,7 +39,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import Family, Player, TournamentRole
-from accounts.permissions import can_record_decisions
+from accounts.permissions import can_enter_results, can_record_decisions
 from tournaments import api_writes
 from tournaments.api_common import (
     DETAIL_SCHEMA,
@@ -465,6 +465,7 @@ class GameViewSet(WriteRefusalMixin, mixins.CreateModelMixin, mixins.UpdateModel
     filterset_class = GameFilter
     pagination_class = ApiPagination
     permission_classes = [OrganizerWritesOrReadOnly]
+    may_write = staticmethod(can_enter_results)  # organizers, judges and the curator enter results
     http_method_names = ["get", "post", "put", "head", "options"]
     queryset = Game.objects.select_related("stage__tournament").prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player", "team").order_by("order", "id")),
@@ -498,6 +499,7 @@ class TourViewSet(WriteRefusalMixin, viewsets.ReadOnlyModelViewSet):
     filterset_class = TourFilter
     pagination_class = ApiPagination
     permission_classes = [OrganizerWritesOrReadOnly]
+    may_write = staticmethod(can_enter_results)  # organizers, judges and the curator enter results
     queryset = Tour.objects.select_related("stage__tournament", "host").prefetch_related(
         Prefetch("masks", queryset=Mask.objects.select_related("team").order_by("order", "id")),
         Prefetch("absent", queryset=Team.objects.order_by("name", "id")),

@@ -24,12 +24,12 @@ from rest_framework.exceptions import NotFound, PermissionDenied
 
 import rulesets
 from accounts.models import Player
-from accounts.permissions import can_record_decisions
+from accounts.permissions import can_enter_results, can_record_decisions
 from rulesets import facts as F
 from rulesets.base import Problem
 from rulesets.interchange import _parse_game, _parse_penalty, _parse_tour, _Reader, check_references
 from scoring.loader import load_facts
-from tournaments.api_common import is_organizer, local_iso, local_text, strip_prefix
+from tournaments.api_common import local_iso, local_text, strip_prefix
 from tournaments.models import Game, Group, Mask, NoShowElimination, Penalty, Seat, Stage, Team, Tour, Tournament
 
 GAME_WRITE_KEYS = {"tournament", "stage", "version"}
@@ -82,8 +82,9 @@ def _require_judge(user, tournament: Tournament) -> None:
 
 
 def _require_organizer(user, tournament: Tournament) -> None:
-    if not is_organizer(user, tournament):
-        raise PermissionDenied(_("Only the tournament's organizers may change its results."))
+    """Results are entered by the organizers, the judges and the curator (accounts.permissions)."""
+    if not can_enter_results(user, tournament):
+        raise PermissionDenied(_("Only the tournament's organizers, judges and curator may enter its results."))
 
 
 def _lock(model, pk) -> Any:
@@ -219,7 +220,24 @@ def update_game(user, pk: int, data: Any) -> Game:
     return game
 
 
+def schedule_problems(stage: Stage, fgame: F.Game, scheduled_classes: dict[str, str]) -> list[Problem]:
+    """class_balanced: no results before the table is published (CB-2); seats in the scheduled class (CB-6)."""
+    if stage.tournament.ruleset != "class_balanced" or fgame.status not in F.SCORING_STATUSES:
+        return []
+    if stage.published_at is None:
+        return [Problem("status", _("the table of %(stage)s is not published yet: results are refused (CB-2)")
+                        % {"stage": stage.key})]
+    if scheduled_classes:
+        from rulesets.class_balanced import scheduled_class_problems
+
+        return strip_prefix(scheduled_class_problems(fgame, "game", scheduled_classes), "game")
+    return []
+
+
 def _write_game(game: Game, stage: Stage, fgame: F.Game, user) -> None:
+    problems = schedule_problems(stage, fgame, game.scheduled_classes or {})
+    if problems:
+        raise WriteRefused(problems)
     teams = _teams_of(stage.tournament, stage)
     players = _players({s.player for s in fgame.seats} | {p for _t, p in fgame.no_show_eliminated})
     game.number = fgame.number

@@ -235,6 +235,8 @@ class Game(models.Model):
     game_days = models.PositiveIntegerField(_("game days"), null=True, blank=True)
     link = models.CharField(_("log link"), max_length=500, blank=True)
     absent_teams = models.ManyToManyField(Team, blank=True, related_name="absences", verbose_name=_("absent teams"))
+    scheduled_classes = models.JSONField(_("classes the schedule gives each team (CB-6)"), default=dict,
+                                         blank=True)
     version = models.PositiveIntegerField(_("version"), default=1)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
     updated_by = models.CharField(_("updated by"), max_length=150, blank=True)
@@ -425,3 +427,4 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.username or '-'} {self.action} {self.model} {self.object_repr}"
+from tournaments.gp_models import *  # noqa: E402,F401,F403  (Grand Prix registration and prize models)

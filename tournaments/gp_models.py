@@ -1,0 +1,69 @@
+"""Grand Prix registration (GP-3..GP-7) and prize payments (GP-22, GP-22a, FL-20).
+
+Loaded by ``tournaments.models`` (last line) so Django sees them in the
+``tournaments`` app. Rosters, waiting lists and replacement histories are not
+stored: ``tournaments.gp_services`` computes them from these rows with the
+pure rules of ``rulesets.elimination_gp_registration``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+__all__ = ["StageRegistration", "PrizePayment"]
+
+
+class StageRegistration(models.Model):
+    """A player's registration for a Grand Prix stage (GP-3..GP-6), kept after a withdrawal for the history."""
+
+    stage = models.ForeignKey("tournaments.Stage", on_delete=models.CASCADE, related_name="registrations",
+                              verbose_name=_("stage"))
+    player = models.ForeignKey("accounts.Player", on_delete=models.CASCADE, related_name="stage_registrations",
+                               verbose_name=_("player"))
+    registered_at = models.DateTimeField(_("registered at"), db_index=True)
+    invited = models.BooleanField(_("invited by the host family"), default=False)
+    replaces = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="replacement_invitations",
+                                 verbose_name=_("new invitation replacing"))
+    basket = models.PositiveSmallIntegerField(_("basket"), null=True, blank=True)
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    withdrawn_after_draw = models.BooleanField(_("withdrew after the draw"), default=False)
+    registered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                      related_name="+", verbose_name=_("registered by"))
+
+    class Meta:
+        ordering = ["stage", "registered_at", "id"]
+        verbose_name = _("stage registration")
+        verbose_name_plural = _("stage registrations")
+        constraints = [models.UniqueConstraint(fields=["stage", "player"], name="unique_stage_registration")]
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.stage}"
+
+
+class PrizePayment(models.Model):
+    """A prize of the standings' awards marked paid by the committee or the stage commission (GP-22, GP-22a)."""
+
+    tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.CASCADE, related_name="prize_payments",
+                                   verbose_name=_("tournament"))
+    stage_key = models.CharField(_("stage"), max_length=40)
+    place = models.PositiveIntegerField(_("place"))
+    team_name = models.CharField(_("team"), max_length=100, blank=True)
+    player_nick = models.CharField(_("player"), max_length=100, blank=True)
+    amount_mf = models.PositiveIntegerField(_("amount, mf"))
+    paid_at = models.DateTimeField(_("paid at"))
+    paid_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="+", verbose_name=_("marked paid by"))
+
+    class Meta:
+        ordering = ["tournament", "stage_key", "place", "player_nick", "team_name"]
+        verbose_name = _("prize payment")
+        verbose_name_plural = _("prize payments")
+        constraints = [models.UniqueConstraint(fields=["tournament", "stage_key", "place", "team_name", "player_nick"],
+                                               name="unique_prize_payment")]
+
+    def __str__(self) -> str:
+        who = self.player_nick or self.team_name
+        return f"{self.stage_key} #{self.place} {who}: {self.amount_mf} mf"
