@@ -1,9 +1,23 @@
 """Seeded synthetic tournaments as interchange documents (tests, benchmarks, demo).
 
-``mafia_league(games, teams, seed)`` builds a family league final of any size
-(a 10,000-game league has about 150,000 seats with 15 teams);
-``chgk_season(teams, tours, seed)`` a ChGK season. The same seed gives the
-same document.
+One generator per ruleset; each writes a document that
+``rulesets.interchange.parse_document`` accepts, and the same seed gives the
+same document:
+
+- ``mafia_league(games, teams, seed)``: a ``family_league`` final of any size
+  (a 10,000-game league has about 150,000 seats with 15 teams);
+- ``chgk_season(teams, tours, seed)``: a ``chgk_tour_points`` season (60 teams
+  x 60 tours is the issue's large case);
+- ``class_balanced_tournament(seed, stages)``: the 14-team ``class_balanced``
+  tournament through 1..3 stages, on the tables CB-5..CB-7 demand (drawn by
+  ``rulesets.class_balanced_schedule`` when present), the field of each stage
+  as the ruleset's cut leaves it (CB-12);
+- ``elimination_gp_stage(seed)`` / ``elimination_gp_series(stages, seed)``:
+  ``elimination_gp`` qualifying stages of 54 players drawn into 9 teams of 6
+  (GP-8), played tour by tour until 3 teams are out (GP-9..GP-13).
+
+``generate(ruleset, size, seed)`` picks the generator by ruleset key
+(``benchmarks/generate.py`` is its command line).
 """
 
 from __future__ import annotations
@@ -91,3 +105,396 @@ def chgk_season(teams: int = 12, tours: int | None = None, seed: int = 1, questi
                   for n in names],
         "stages": [{"key": "season", "tours": tour_docs}],
     }
+
+
+# --------------------------------------------------------------------------- class_balanced
+
+CB_CLASS_STATS = {"C": (150, 250), "B": (251, 350), "A": (351, 450)}
+CB_STAGE_KEYS = ("stage-1", "stage-2", "stage-3")
+
+
+def _cb_roles(count: int, rng: random.Random, maniac: bool) -> list[str]:
+    """Roles of one class_balanced game: about a quarter mafia, commissar, doctor, a maniac in stages 2-3."""
+    mafia = max(2, round(count / 4))
+    roles = ["don"] + ["mafia"] * (mafia - 1) + ["commissar", "doctor"]
+    if maniac:
+        roles.append("maniac")
+    roles += ["civilian"] * (count - len(roles))
+    rng.shuffle(roles)
+    return roles
+
+
+def _cb_game(number: int, when: dt.datetime, seats: list[tuple[str, str, str]], rng: random.Random,
+             maniac: bool) -> dict[str, Any]:
+    """One played game; ``seats`` are (team, player, class) in the order they joined."""
+    roles = _cb_roles(len(seats), rng, maniac)
+    outcomes = ["civilians", "civilians", "mafia", "mafia", "draw"] + (["maniac"] if maniac else [])
+    outcome = rng.choice(outcomes)
+    days = rng.randint(2, 6)
+    seat_docs = []
+    for (team, player, cls), role in zip(seats, roles):
+        low, high = CB_CLASS_STATS[cls]
+        timed_out = rng.random() < 0.03
+        seat_docs.append({
+            "player": player, "team": team, "role": role, "stats": rng.randint(low, high),
+            "timed_out": timed_out, "days_played": rng.randint(0, days - 1) if timed_out else days,
+            "maniac_kills": rng.randint(0, 4) if role == "maniac" else 0,
+            "in_final_phase": rng.random() < 0.5,
+        })
+    return {"number": number, "round": number, "scheduled_at": when.isoformat(), "status": "played",
+            "outcome": outcome, "game_days": days, "seats": seat_docs}
+
+
+def _balanced_classes(games: int, rng: random.Random) -> list[str]:
+    """A team's classes over ``games`` games, the same count of each (CB-7), in a random order."""
+    classes = [c for c in ("A", "B", "C") for _ in range(games // 3)]
+    rng.shuffle(classes)
+    return classes
+
+
+def _cb_at(starts: dt.datetime, stage_index: int, day: int, order: int) -> dt.datetime:
+    """A game's start: the stage's week (CB-1), its day, every 90 minutes from 12:00 MSK."""
+    return starts + dt.timedelta(days=7 * stage_index + day, minutes=90 * order)
+
+
+def _cb_order(days: list[int]) -> list[tuple[int, int]]:
+    """(day, order within the day) of games listed day by day."""
+    out = []
+    for index, day in enumerate(days):
+        out.append((day, out[-1][1] + 1 if index and days[index - 1] == day else 0))
+    return out
+
+
+def _cb_schedule(size: int, games: int, per_game: int, rng: random.Random,
+                 rounds: int = 400_000) -> list[list[int]]:
+    """CB-5: ``games`` games of ``per_game`` of the teams 0..size-1, every team in the same number of games and
+    every pair of teams together 11 or 12 times (for 14 teams, 48 games of 7: 1008 meetings over 91 pairs).
+
+    Seeded: shuffled orders of the teams cut into games (equal counts), then a hill climb whose move swaps
+    team x of game g with team y of game h (counts stay equal) while the pairs outside the two allowed
+    counts do not grow. It reaches zero within a few thousand moves for the spec's sizes.
+    """
+    teams_per_team = games * per_game // size
+    pairs = size * (size - 1) // 2
+    low = games * per_game * (per_game - 1) // 2 // pairs
+    bad = [(m - low) * (m - low - 1) for m in range(-1, games + 2)]  # bad[m + 1]: 0 for low and low + 1
+
+    slots: list[int] = []
+    for _ in range(teams_per_team):
+        order = list(range(size))
+        rng.shuffle(order)
+        slots += order
+    schedule = [set(slots[i * per_game:(i + 1) * per_game]) for i in range(games)]  # 14 = 2 x 7: no repeats
+    meet = [[0] * size for _ in range(size)]
+    for members in schedule:
+        for a in members:
+            for b in members:
+                if a != b:
+                    meet[a][b] += 1
+    cost = sum(bad[meet[a][b] + 1] for a in range(size) for b in range(a + 1, size))
+    for _ in range(rounds):
+        if cost == 0:
+            break
+        g, h = schedule[rng.randrange(games)], schedule[rng.randrange(games)]
+        only_g, only_h = list(g - h), list(h - g)
+        if not only_g or not only_h:
+            continue
+        x, y = rng.choice(only_g), rng.choice(only_h)
+        mx, my = meet[x], meet[y]
+        delta = 0
+        for t in only_g:
+            if t != x:
+                delta += bad[mx[t]] - bad[mx[t] + 1] + bad[my[t] + 2] - bad[my[t] + 1]
+        for t in only_h:
+            if t != y:
+                delta += bad[my[t]] - bad[my[t] + 1] + bad[mx[t] + 2] - bad[mx[t] + 1]
+        if delta > 0:
+            continue
+        for t in only_g:
+            if t != x:
+                mx[t] -= 1
+                meet[t][x] -= 1
+                my[t] += 1
+                meet[t][y] += 1
+        for t in only_h:
+            if t != y:
+                my[t] -= 1
+                meet[t][y] -= 1
+                mx[t] += 1
+                meet[t][x] += 1
+        g.remove(x)
+        g.add(y)
+        h.remove(y)
+        h.add(x)
+        cost += delta
+    return [sorted(members) for members in schedule]
+
+
+def _cb_days(schedule: list[list[int]], size: int, days: int, rng: random.Random) -> list[int]:
+    """The day (0..days-1) of each game: as many games a day as can be, each team's games spread evenly (CB-5).
+
+    A seeded hill climb swapping two games' days while the sum of squares of each team's games a day does
+    not grow.
+    """
+    count = len(schedule)
+    day_of = [i * days // count for i in range(count)]
+    rng.shuffle(day_of)
+    load = [[0] * days for _ in range(size)]
+    for game, members in enumerate(schedule):
+        for team in members:
+            load[team][day_of[game]] += 1
+    for _ in range(20_000):
+        a, b = rng.randrange(count), rng.randrange(count)
+        da, db = day_of[a], day_of[b]
+        if da == db:
+            continue
+        delta = 0
+        moved_a, moved_b = set(schedule[a]) - set(schedule[b]), set(schedule[b]) - set(schedule[a])
+        for t in moved_a:  # game a moves from da to db
+            delta += 2 * (load[t][db] - load[t][da]) + 2
+        for t in moved_b:  # game b moves from db to da
+            delta += 2 * (load[t][da] - load[t][db]) + 2
+        if delta > 0:
+            continue
+        for t in moved_a:
+            load[t][da] -= 1
+            load[t][db] += 1
+        for t in moved_b:
+            load[t][db] -= 1
+            load[t][da] += 1
+        day_of[a], day_of[b] = db, da
+    return day_of
+
+
+def _cb_tables(stage_index: int, teams: list[str], rng: random.Random) -> list[tuple[int, list[str], dict]]:
+    """The published table of a stage (CB-2, CB-5, CB-6): per game, in order of play, its day, its teams and
+    the class the table gives each team (stage 2 only).
+
+    Uses the portal's own generator ``rulesets.class_balanced_schedule`` (seeded from ``rng``) when it is
+    there, else the equivalent searches of this module (``_cb_schedule``, ``_cb_days``, ``_cb_class_table``).
+    """
+    try:
+        from rulesets import class_balanced_schedule as schedule
+    except ImportError:
+        schedule = None
+    seed = rng.randrange(2 ** 32)
+    if schedule is not None:
+        if stage_index == 0:
+            return [(day, list(members), {}) for day, members in schedule.generate_stage1(teams, seed).games]
+        if stage_index == 1:
+            return [(day, list(classes), dict(classes)) for day, classes in schedule.generate_stage2(teams, seed).games]
+        return [(day, list(members), {}) for day, members in schedule.generate_stage3_calendar(teams, seed).games]
+    own = random.Random(seed)
+    if stage_index == 0:
+        table = _cb_schedule(len(teams), 48, 7, own)
+        day_of = _cb_days(table, len(teams), 7, own)
+        order = sorted(range(len(table)), key=lambda g: (day_of[g], g))
+        return [(day_of[g], [teams[i] for i in table[g]], {}) for g in order]
+    if stage_index == 1:
+        classes = _cb_class_table(teams, own)
+        return [(j * 7 // 26, list(teams), {team: classes[team][j] for team in teams}) for j in range(26)]
+    return [(j * 7 // 24, list(teams), {}) for j in range(24)]
+
+
+def _cb_class_table(teams: list[str], rng: random.Random) -> dict[str, list[str]]:
+    """CB-6: 26 games of all 13 teams; each game 4 A, 5 B, 4 C; each team 8 A, 10 B, 8 C.
+
+    A cyclic table: a sequence of 26 classes whose even and odd positions each
+    hold 4 A, 5 B and 4 C; team ``t`` plays game ``j`` with the class at
+    position ``j + 2t`` (mod 26), so every game sees one parity class whole.
+    """
+    even = ["A"] * 4 + ["B"] * 5 + ["C"] * 4
+    odd = even[:]
+    rng.shuffle(even)
+    rng.shuffle(odd)
+    sequence = [cls for pair in zip(even, odd) for cls in pair]
+    order = teams[:]
+    rng.shuffle(order)
+    return {team: [sequence[(j + 2 * t) % 26] for j in range(26)] for t, team in enumerate(order)}
+
+
+def _cb_stage(stage_index: int, teams: list[str], players: dict[str, list[str]], rng: random.Random,
+              starts: dt.datetime) -> list[dict[str, Any]]:
+    """The games of a stage played out on its table: in stages 1 and 3 each team spreads its classes 8/8/8
+    over its 24 games (CB-7), in stage 2 it plays the class the table gives it (CB-6); a maniac from stage 2
+    on (CB-9)."""
+    tables = _cb_tables(stage_index, teams, rng)
+    own_classes = {team: _balanced_classes(24, rng) for team in teams} if stage_index != 1 else {}
+    played = dict.fromkeys(teams, 0)
+    games = []
+    for (day, order), (_day, members, table_classes) in zip(_cb_order([t[0] for t in tables]), tables):
+        seats = []
+        for team in members:
+            cls = table_classes[team] if table_classes else own_classes[team][played[team]]
+            played[team] += 1
+            seats.append((team, rng.choice(players[team]), cls))
+        rng.shuffle(seats)
+        games.append(_cb_game(len(games) + 1, _cb_at(starts, stage_index, day, order), seats, rng,
+                              maniac=stage_index > 0))
+    return games
+
+
+def _cb_still_in(document: dict[str, Any], stage_index: int) -> list[str]:
+    """The teams still in after stage ``stage_index`` (0-based), as the ruleset decides (CB-12)."""
+    from rulesets import class_balanced
+    from rulesets.interchange import parse_document
+
+    facts = parse_document(document)
+    return list(class_balanced.course(facts, stage_index).fields[stage_index + 1])
+
+
+def class_balanced_tournament(seed: int = 1, stages: int = 3, slug: str | None = None,
+                              players_per_team: int = 7) -> dict[str, Any]:
+    """A class_balanced tournament of 14 teams played through ``stages`` (1..3) stages (CB-1..CB-7).
+
+    Each stage is played on the table the portal would publish for it (``_cb_tables``: the portal's
+    ``rulesets.class_balanced_schedule`` when it is there); every stage is complete and class-balanced,
+    so nobody is disqualified; the teams of stages 2 and 3 are those the ruleset keeps after the cut (CB-12).
+    """
+    if not 1 <= stages <= 3:
+        raise ValueError("class_balanced has 3 stages")
+    rng = random.Random(seed)
+    names = [f"CB{i:02d}" for i in range(1, 15)]
+    players = {n: [f"{n}-p{j}" for j in range(1, players_per_team + 1)] for n in names}
+    starts = dt.datetime(2015, 3, 2, 12, 0, tzinfo=MSK)
+    document: dict[str, Any] = {
+        "format": "tournament-portal/1",
+        "tournament": {"slug": slug or f"synthetic-cb-{stages}-{seed}", "name": f"Synthetic class-balanced {seed}",
+                       "ruleset": "class_balanced", "timezone": "Europe/Moscow", "starts_on": "2015-03-02"},
+        "teams": [{"name": n, "captain": players[n][0], "players": players[n]} for n in names],
+        "stages": [],
+    }
+    field = names
+    for index in range(stages):
+        if index:
+            field = _cb_still_in(document, index - 1)
+        document["stages"].append({"key": CB_STAGE_KEYS[index],
+                                   "games": _cb_stage(index, field, players, rng, starts)})
+    return document
+
+
+# --------------------------------------------------------------------------- elimination_gp
+
+GP_STAGE_KEYS = ("qualifying-1", "qualifying-2", "qualifying-3", "qualifying-4", "qualifying-5")
+
+
+def _gp_roles(count: int, rng: random.Random) -> list[str]:
+    mafia = 2 if count >= 6 else 1
+    roles = ["don"] + ["mafia"] * (mafia - 1) + ["commissar"]
+    if count >= 6:
+        roles.append("doctor")
+    roles += ["civilian"] * (count - len(roles))
+    rng.shuffle(roles)
+    return roles[:count]
+
+
+def _gp_stage(stage_key: str, stage_number: int, rng: random.Random, starts: dt.datetime,
+              omon_from: int = 21, teams_out_to_finish: int = 3) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """One stage played out: 54 players, 9 teams of 6 drawn 2 per basket (GP-8), tours until 3 teams are out.
+
+    Returns the stage document and the players list (nick, level). The simulation
+    applies GP-9..GP-13 itself, so no eliminated player plays a later game.
+    """
+    from rulesets.elimination_gp_draw import draw_teams
+    from rulesets.facts import SIDE_OF_ROLE
+
+    nicks = [f"S{stage_number}P{i:02d}" for i in range(1, 55)]
+    levels = {nick: rng.randint(1, 30) for nick in nicks}
+    ranked = sorted(nicks, key=lambda n: (-levels[n], n))
+    seed_text = f"synthetic-{stage_key}-{rng.randrange(10 ** 9)}"
+    drawn = draw_teams([ranked[0:18], ranked[18:36], ranked[36:54]], seed_text)
+    team_names = [f"GP{i:02d}" for i in range(1, len(drawn) + 1)]
+    remaining = {team: list(players) for team, players in zip(team_names, drawn)}
+    out: set[str] = set()
+    games = []
+    tour = 0
+    while len(out) < teams_out_to_finish and tour < 500:
+        tour += 1
+        in_play = [t for t in team_names if t not in out]
+        absent: dict[str, str] = {}
+        for team in in_play:
+            if len(in_play) - len(absent) > 4 and rng.random() < 0.04:
+                absent[team] = rng.choice(remaining[team])
+        seated = [(team, rng.choice(remaining[team])) for team in in_play if team not in absent]
+        roles = _gp_roles(len(seated), rng)
+        outcome = rng.choices(["civilians", "mafia", "draw"], weights=[50, 38, 12])[0]
+        omon = outcome == "draw"
+        days = rng.randint(2, 7)
+        game: dict[str, Any] = {
+            "number": tour, "round": tour,
+            "scheduled_at": (starts + dt.timedelta(days=tour)).isoformat(),
+            "status": "played", "outcome": outcome, "omon": omon, "game_days": days,
+            "seats": [{"player": player, "team": team, "role": role} for (team, player), role in zip(seated, roles)],
+        }
+        if absent:
+            game["absent_teams"] = list(absent)
+            game["no_show_eliminated"] = dict(absent)
+        games.append(game)
+        for team, player in absent.items():
+            remaining[team].remove(player)
+        for (team, player), role in zip(seated, roles):
+            side = SIDE_OF_ROLE[role]
+            if omon:
+                lost = tour >= omon_from and side == "civilians"
+            else:
+                lost = side != outcome
+            if lost:
+                remaining[team].remove(player)
+        out |= {team for team in in_play if not remaining[team]}
+    stage = {"key": stage_key, "seed": seed_text,
+             "teams": [{"name": name, "captain": players[0], "players": players}
+                       for name, players in zip(team_names, drawn)],
+             "games": games}
+    return stage, [{"nick": n, "level": levels[n]} for n in nicks]
+
+
+def elimination_gp_series(stages: int = 1, seed: int = 1, slug: str | None = None) -> dict[str, Any]:
+    """An elimination Grand Prix series of ``stages`` (1..5) qualifying stages, each played to its end."""
+    if not 1 <= stages <= len(GP_STAGE_KEYS):
+        raise ValueError("an elimination_gp series has 1..5 qualifying stages")
+    rng = random.Random(seed)
+    stage_docs = []
+    players: list[dict[str, Any]] = []
+    for index in range(stages):
+        starts = dt.datetime(2013, 5, 6, 21, 0, tzinfo=MSK) + dt.timedelta(days=60 * index)
+        stage, stage_players = _gp_stage(GP_STAGE_KEYS[index], index + 1, rng, starts)
+        stage_docs.append(stage)
+        players += stage_players
+    return {
+        "format": "tournament-portal/1",
+        "tournament": {"slug": slug or f"synthetic-gp-{stages}-{seed}", "name": f"Synthetic Grand Prix {seed}",
+                       "ruleset": "elimination_gp", "timezone": "Europe/Moscow", "starts_on": "2013-05-06",
+                       "settings": {"extra_indicator": "points"}},
+        "players": players,
+        "stages": stage_docs,
+    }
+
+
+def elimination_gp_stage(seed: int = 1, slug: str | None = None) -> dict[str, Any]:
+    """One qualifying stage of the elimination Grand Prix: 54 players, 9 teams of 6, tours until 3 teams are out."""
+    return elimination_gp_series(stages=1, seed=seed, slug=slug)
+
+
+# --------------------------------------------------------------------------- by ruleset
+
+RULESET_SIZES: dict[str, str] = {
+    "family_league": "games of the final (15 teams, one seat each: about 15 seats a game)",
+    "chgk_tour_points": "teams; each hosts one tour, so N teams x N tours",
+    "class_balanced": "stages played (1..3) of the 14-team tournament",
+    "elimination_gp": "qualifying stages (1..5) of 54 players each",
+}
+DEFAULT_SIZES = {"family_league": 1000, "chgk_tour_points": 60, "class_balanced": 3, "elimination_gp": 1}
+
+
+def generate(ruleset: str, size: int | None = None, seed: int = 1, slug: str | None = None) -> dict[str, Any]:
+    """A synthetic document of ``ruleset``; ``size`` means what ``RULESET_SIZES`` says."""
+    size = DEFAULT_SIZES[ruleset] if size is None else size
+    if ruleset == "family_league":
+        return mafia_league(games=size, seed=seed, slug=slug)
+    if ruleset == "chgk_tour_points":
+        return chgk_season(teams=size, seed=seed, slug=slug)
+    if ruleset == "class_balanced":
+        return class_balanced_tournament(seed=seed, stages=size, slug=slug)
+    if ruleset == "elimination_gp":
+        return elimination_gp_series(stages=size, seed=seed, slug=slug)
+    raise ValueError(f"unknown ruleset {ruleset!r}; one of {', '.join(RULESET_SIZES)}")

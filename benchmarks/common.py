@@ -1,0 +1,251 @@
+"""Shared plumbing of the benchmark scripts: a separate database, timing, tables.
+
+Every script calls ``setup()`` before it imports anything from Django. It
+points the process at a benchmark database of its own so that no real data
+is touched:
+
+- ``DATABASE_URL`` names PostgreSQL: the database ``bench_portal`` (or
+  ``BENCH_DATABASE``) on the same server, created through the ``postgres``
+  maintenance database when missing;
+- otherwise a fresh SQLite file in the temporary directory, removed at exit.
+
+Then Django is set up and the migrations are applied. The tournaments a
+script creates have slugs starting with ``bench-`` and are deleted again
+(leftovers of an interrupted run are deleted first).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse, urlunparse
+
+ROOT = Path(__file__).resolve().parent.parent
+# run as a script, this folder comes first on sys.path, where benchmarks/http.py would shadow the stdlib's http
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "benchmarks"]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+BENCH_PREFIX = "bench-"
+ORIGINAL_DATABASE_URL = os.environ.get("DATABASE_URL", "")
+
+
+def is_postgres_url(url: str) -> bool:
+    return urlparse(url).scheme in ("postgres", "postgresql", "pgsql")
+
+
+def bench_database_url(url: str, name: str) -> str:
+    """The same server as ``url``, another database."""
+    parsed = urlparse(url)
+    return urlunparse(parsed._replace(path=f"/{name}"))
+
+
+def ensure_postgres_database(url: str) -> None:
+    """CREATE DATABASE for ``url`` unless it exists (through the ``postgres`` maintenance database)."""
+    import psycopg
+
+    parsed = urlparse(url)
+    name = parsed.path.lstrip("/")
+    maintenance = bench_database_url(url, "postgres").replace("postgres://", "postgresql://", 1)
+    maintenance = maintenance.replace("pgsql://", "postgresql://", 1)
+    with psycopg.connect(maintenance, autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+        if not exists:
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def setup(*, prefix: str = BENCH_PREFIX, migrate: bool = True) -> str:
+    """Point the process at the benchmark database, set Django up, migrate; returns a description.
+
+    Tournaments whose slug starts with ``prefix`` (leftovers of an interrupted run) are deleted.
+    """
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("LOG_LEVEL", "ERROR")
+    if is_postgres_url(ORIGINAL_DATABASE_URL):
+        url = bench_database_url(ORIGINAL_DATABASE_URL, os.environ.get("BENCH_DATABASE", "bench_portal"))
+        ensure_postgres_database(url)
+        os.environ["DATABASE_URL"] = url
+        where = f"PostgreSQL database {urlparse(url).path.lstrip('/')} on {urlparse(url).hostname}"
+    else:
+        handle, path = tempfile.mkstemp(prefix="bench-portal-", suffix=".sqlite3")
+        os.close(handle)
+        atexit.register(_remove, path)
+        os.environ["DATABASE_URL"] = f"sqlite://{path}"
+        where = f"SQLite file {path} (DATABASE_URL is not PostgreSQL)"
+    import django
+
+    django.setup()
+    if migrate:
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0, interactive=False)
+    delete_bench_tournaments(prefix)
+    return where
+
+
+def _remove(path: str) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        try:
+            os.remove(path + suffix)
+        except OSError:
+            pass
+
+
+def database_env() -> dict[str, str]:
+    """The environment a child process (worker, gunicorn) needs to use the same benchmark database."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
+    return env
+
+
+def uses_postgres() -> bool:
+    from django.db import connection
+
+    return connection.vendor == "postgresql"
+
+
+def redis_available() -> bool:
+    return bool(os.environ.get("REDIS_URL"))
+
+
+# --------------------------------------------------------------------------- data
+
+
+@contextmanager
+def no_recompute_on_commit():
+    """Within the block, a change's on-commit callback enqueues nothing (the benchmark times recomputes itself)."""
+    import scoring.changes as changes
+
+    original = changes.enqueue_recompute
+    changes.enqueue_recompute = lambda tournament_id: None
+    try:
+        yield
+    finally:
+        changes.enqueue_recompute = original
+
+
+def import_quietly(document: dict) -> Any:
+    """Import a document without the recompute its commit would trigger; returns the tournament."""
+    from tournaments.importer import import_document
+
+    with no_recompute_on_commit():
+        return import_document(document)
+
+
+def _incoming(model) -> list:
+    return [rel for rel in model._meta.get_fields(include_hidden=True)
+            if rel.auto_created and not rel.concrete and (rel.one_to_many or rel.one_to_one)]
+
+
+def _delete_children(cursor, model, parents, ids_sql: str, params: list) -> None:
+    """Rows pointing at the ``parents`` (a queryset of ``model``; ``ids_sql`` the same ids in SQL): rows of leaf
+    tables deleted (CASCADE, PROTECT) or detached (SET_NULL) by SQL, others deleted through the ORM."""
+    from django.db import connection, models
+
+    q = connection.ops.quote_name
+    for rel in _incoming(model):
+        child, table, column = rel.related_model, q(rel.related_model._meta.db_table), q(rel.field.column)
+        if rel.on_delete is models.SET_NULL:
+            cursor.execute(f"UPDATE {table} SET {column} = NULL WHERE {column} IN ({ids_sql})", params)
+        elif _incoming(child):
+            child._base_manager.filter(**{f"{rel.field.name}__in": parents}).delete()
+        else:
+            cursor.execute(f"DELETE FROM {table} WHERE {column} IN ({ids_sql})", params)
+
+
+def delete_tournament(tournament_id: int) -> None:
+    """Delete a tournament fast: games, seats, tours and masks by SQL, then the rest through the ORM.
+
+    Its audit entries go too (they would outlive it, detached); the players stay (they are global).
+    """
+    from django.db import connection, transaction
+
+    from scoring.changes import bulk_change
+    from tournaments.models import AuditEntry, Game, Stage, Tour, Tournament
+
+    q = connection.ops.quote_name
+    stage_ids = f"SELECT id FROM {q(Stage._meta.db_table)} WHERE tournament_id = %s"
+    with transaction.atomic(), connection.cursor() as cursor, bulk_change(), no_recompute_on_commit():
+        for model in (Game, Tour):
+            ids = f"SELECT id FROM {q(model._meta.db_table)} WHERE stage_id IN ({stage_ids})"
+            parents = model._base_manager.filter(stage__tournament_id=tournament_id)
+            _delete_children(cursor, model, parents, ids, [tournament_id])
+            cursor.execute(f"DELETE FROM {q(model._meta.db_table)} WHERE stage_id IN ({stage_ids})", [tournament_id])
+        AuditEntry.objects.filter(tournament_id=tournament_id).delete()
+        Tournament.objects.filter(pk=tournament_id).delete()
+
+
+def delete_bench_tournaments(prefix: str = BENCH_PREFIX) -> None:
+    from tournaments.models import Tournament
+
+    for pk in Tournament.objects.filter(slug__startswith=prefix).values_list("pk", flat=True):
+        delete_tournament(pk)
+
+
+# --------------------------------------------------------------------------- timing and tables
+
+
+def timed(func: Callable[[], Any]) -> tuple[float, Any]:
+    """(seconds, result) of one call."""
+    start = time.perf_counter()
+    result = func()
+    return time.perf_counter() - start, result
+
+
+def median_time(func: Callable[[], Any], repeat: int) -> float:
+    """The median of ``repeat`` timed calls, in seconds."""
+    return statistics.median(timed(func)[0] for _ in range(repeat))
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    """The nearest-rank percentile (0 < fraction <= 1) of ``values``."""
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    rank = max(1, min(len(ordered), int(-(-fraction * len(ordered) // 1))))
+    return ordered[rank - 1]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:,.1f} ms"
+
+
+def verdict(ok: bool) -> str:
+    return "ok" if ok else "MISSED"
+
+
+def table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    """A plain text table, columns right-aligned except the first."""
+    rows = [[str(c) for c in row] for row in rows]
+    widths = [max(len(str(h)), *(len(r[i]) for r in rows)) if rows else len(str(h)) for i, h in enumerate(headers)]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(c.ljust(widths[i]) if i == 0 else c.rjust(widths[i]) for i, c in enumerate(cells))
+
+    out = [line([str(h) for h in headers]), line(["-" * w for w in widths])]
+    out += [line(r) for r in rows]
+    return "\n".join(out)
+
+
+def header(title: str, where: str) -> None:
+    import platform
+
+    import django
+
+    print(f"== {title}")
+    print(f"   database: {where}")
+    print(f"   python {platform.python_version()}, Django {django.get_version()}, {os.cpu_count()} CPU(s), "
+          f"{platform.platform(terse=True)}")
+    print(flush=True)
+
+
+if __name__ == "__main__":  # .ci/run runs every benchmarks/*.py; this one only holds helpers
+    print("benchmarks/common.py: shared helpers of the benchmark scripts (nothing to measure)")

@@ -1,0 +1,331 @@
+"""How long a full standings recompute takes as a tournament grows (issue 7).
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python benchmarks/recompute.py [--short]
+
+For a family_league final of 100, 1,000 and 10,000 games (``--short``: 100
+and 1,000; about 15 seats a game), in a benchmark database of its own
+(``benchmarks/common.py``), it times each step of ``scoring.services.recompute``:
+
+- import: ``import_document`` of the synthetic document (without its recompute);
+- load: ``load_consistent`` (the version and every fact, one repeatable-read transaction);
+- ruleset: the ruleset's ``compute`` calls for the stages (pure Python);
+- export: turning the standings into the export document and the details;
+- store: writing the snapshots;
+- whole: ``recompute(force=True)`` end to end;
+- raw: one SELECT joining seats, games, players and teams, fetched in full
+  through ``connection.cursor()`` (what reading the same facts costs at the
+  least), and whole / raw.
+
+Goals (issue 7, on PostgreSQL): 10,000 games recomputed in at most 1 s end
+to end, the ruleset's own computation at most 150 ms, the whole at most twice
+the raw fetch. A missed goal prints MISSED (the exit status stays 0) and a
+cProfile of one recompute at the largest size: where the time goes, by file
+and by function. A second table shows the other rulesets at their own sizes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import pstats
+import statistics
+import sys
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]  # benchmarks/http.py must not shadow http
+sys.path.insert(0, str(HERE.parent))
+
+from benchmarks import common  # noqa: E402
+
+GOAL_WHOLE_10K = 1.0
+GOAL_RULESET_10K = 0.150
+GOAL_RATIO = 2.0
+GOAL_SIZE = 10_000
+
+
+@dataclass
+class Result:
+    label: str
+    games: int
+    rows: int
+    imported: float
+    load: float
+    ruleset: float
+    export: float
+    store: float
+    whole: float
+    raw: float
+    snapshot_bytes: int
+    queries: int
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def ratio(self) -> float:
+        return self.whole / self.raw if self.raw else float("inf")
+
+
+def raw_fetch_sql(ruleset: str) -> str:
+    """One SELECT of the bulk of the facts: every seat with its game, player and team (Mafia), or every mask with
+    its tour and team (ChGK), fetched in full through ``connection.cursor()``: the least reading them can cost."""
+    from django.db import connection
+
+    from accounts.models import Player
+    from tournaments.models import Game, Mask, Seat, Stage, Team, Tour
+
+    q = connection.ops.quote_name
+
+    def col(model, name: str) -> str:
+        return q(model._meta.get_field(name).column)
+
+    if ruleset == "chgk_tour_points":
+        return (
+            f"SELECT r.{col(Tour, 'number')}, r.{col(Tour, 'questions')}, r.{col(Tour, 'played_on')}, "
+            f"t.{col(Team, 'name')}, m.{col(Mask, 'mask')}, m.{col(Mask, 'order')} "
+            f"FROM {q(Mask._meta.db_table)} m "
+            f"JOIN {q(Tour._meta.db_table)} r ON m.{col(Mask, 'tour')} = r.id "
+            f"JOIN {q(Stage._meta.db_table)} st ON r.{col(Tour, 'stage')} = st.id "
+            f"JOIN {q(Team._meta.db_table)} t ON m.{col(Mask, 'team')} = t.id "
+            f"WHERE st.{col(Stage, 'tournament')} = %s ORDER BY r.id, m.{col(Mask, 'order')}"
+        )
+    seat_cols = ", ".join(f"s.{col(Seat, n)}" for n in (
+        "order", "role", "stats", "timed_out", "days_played", "maniac_kills", "in_final_phase", "fake_passport"))
+    # the per-game times and links are left out: the loader reads them once a game, and converting the
+    # same timestamp again for each of a game's ~15 seats would double the raw figure (a laxer goal)
+    game_cols = ", ".join(f"g.{col(Game, n)}" for n in ("number", "status", "outcome", "round", "omon", "game_days"))
+    return (
+        f"SELECT g.id, st.{col(Stage, 'key')}, {game_cols}, p.{col(Player, 'nick')}, t.{col(Team, 'name')}, "
+        f"{seat_cols} "
+        f"FROM {q(Seat._meta.db_table)} s "
+        f"JOIN {q(Game._meta.db_table)} g ON s.{col(Seat, 'game')} = g.id "
+        f"JOIN {q(Stage._meta.db_table)} st ON g.{col(Game, 'stage')} = st.id "
+        f"JOIN {q(Player._meta.db_table)} p ON s.{col(Seat, 'player')} = p.id "
+        f"JOIN {q(Team._meta.db_table)} t ON s.{col(Seat, 'team')} = t.id "
+        f"WHERE st.{col(Stage, 'tournament')} = %s ORDER BY g.id, s.{col(Seat, 'order')}"
+    )
+
+
+def raw_fetch(sql: str, tournament_id: int) -> int:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [tournament_id])
+        return len(cursor.fetchall())
+
+
+def phases(tournament_id: int):
+    """One recompute split into its steps, each timed; returns the seconds per step."""
+    import rulesets
+    from rulesets.interchange import export_standings
+    from scoring.serialize import standings_details
+    from scoring.services import LATEST, Computed, load_consistent, next_recheck, store
+
+    out = {}
+    now = _now()
+    out["load"], (tournament, facts) = common.timed(lambda: load_consistent(tournament_id))
+    module = rulesets.get(facts.ruleset)
+    ruleset = export = 0.0
+    computed = []
+    latest = None
+    for key in [s.key for s in facts.stages] or [None]:
+        seconds, standings = common.timed(lambda key=key: module.compute(facts, key, now))
+        ruleset += seconds
+        seconds, item = common.timed(lambda key=key, standings=standings: Computed(
+            key if key is not None else LATEST, export_standings(facts, standings), standings_details(standings)))
+        export += seconds
+        computed.append(item)
+        latest = standings
+    if facts.stages:
+        seconds, item = common.timed(lambda: Computed(LATEST, export_standings(facts, latest),
+                                                      standings_details(latest)))
+        export += seconds
+        computed.append(item)
+    seconds, recheck_at = common.timed(lambda: next_recheck(facts, now))
+    export += seconds
+    out["ruleset"], out["export"] = ruleset, export
+    out["store"], _ = common.timed(lambda: store(tournament, computed, now, recheck_at))
+    return out
+
+
+def _now():
+    from django.utils import timezone
+
+    return timezone.now()
+
+
+def measure(label: str, document: dict, repeat: int) -> Result:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from scoring.models import StandingsSnapshot
+    from scoring.services import recompute
+
+    imported, tournament = common.timed(lambda: common.import_quietly(document))
+    try:
+        recompute(tournament.pk, force=True)  # warm up: the first snapshot, imports, caches
+        steps = [phases(tournament.pk) for _ in range(repeat)]
+        with CaptureQueriesContext(connection) as captured:
+            recompute(tournament.pk, force=True)
+        whole = common.median_time(lambda: recompute(tournament.pk, force=True), repeat)
+        sql = raw_fetch_sql(document["tournament"]["ruleset"])
+        rows = raw_fetch(sql, tournament.pk)
+        raw = common.median_time(lambda: raw_fetch(sql, tournament.pk), repeat)
+        snapshot_bytes = sum(len(json.dumps(e)) + len(json.dumps(d)) for e, d in StandingsSnapshot.objects.filter(
+            tournament=tournament).values_list("export", "details"))
+        games = sum(len(s.get("games", [])) or len(s.get("tours", [])) for s in document["stages"])
+        return Result(label=label, games=games, rows=rows, imported=imported,
+                      load=statistics.median(s["load"] for s in steps),
+                      ruleset=statistics.median(s["ruleset"] for s in steps),
+                      export=statistics.median(s["export"] for s in steps),
+                      store=statistics.median(s["store"] for s in steps),
+                      whole=whole, raw=raw, snapshot_bytes=snapshot_bytes, queries=len(captured))
+    finally:
+        common.delete_tournament(tournament.pk)
+
+
+def profile_recompute(document: dict, limit: int = 14) -> str:
+    """cProfile of one recompute: seconds by file, then the functions with the most own time."""
+    from scoring.services import recompute
+
+    tournament = common.import_quietly(document)
+    try:
+        recompute(tournament.pk, force=True)
+        profiler = cProfile.Profile()
+        profiler.enable()
+        recompute(tournament.pk, force=True)
+        profiler.disable()
+    finally:
+        common.delete_tournament(tournament.pk)
+    stats = pstats.Stats(profiler)
+    by_file: dict[str, float] = defaultdict(float)
+    total = 0.0
+    for (filename, _line, _name), (_cc, _nc, tottime, _ct, _callers) in stats.stats.items():
+        by_file[_short_path(filename)] += tottime
+        total += tottime
+    lines = [f"   own time by file (total {total:.2f} s under the profiler):"]
+    for name, seconds in sorted(by_file.items(), key=lambda kv: -kv[1])[:limit]:
+        lines.append(f"     {seconds:7.3f} s  {100 * seconds / total:5.1f}%  {name}")
+    buffer = io.StringIO()
+    pstats.Stats(profiler, stream=buffer).sort_stats("tottime").print_stats(limit)
+    body = [line for line in buffer.getvalue().splitlines() if line.strip()]
+    start = next((i for i, line in enumerate(body) if line.lstrip().startswith("ncalls")), 0)
+    lines.append("   functions with the most own time:")
+    lines += ["     " + line.replace(str(common.ROOT) + "/", "") for line in body[start:]]
+    return "\n".join(lines)
+
+
+def _short_path(filename: str) -> str:
+    root = str(common.ROOT) + "/"
+    if filename.startswith(root):
+        filename = filename[len(root):]
+    for marker in ("site-packages/", "lib/python3"):
+        if marker in filename:
+            filename = filename.split(marker, 1)[1]
+            if marker == "lib/python3":
+                filename = "stdlib:" + filename.split("/", 1)[-1]
+    return filename
+
+
+def league_table(results: list[Result]) -> str:
+    rows = []
+    for r in results:
+        rows.append([f"{r.games:,}", f"{r.rows:,}", f"{r.imported:.2f} s", common.ms(r.load), common.ms(r.ruleset),
+                     common.ms(r.export), common.ms(r.store), common.ms(r.whole), common.ms(r.raw),
+                     f"{r.ratio:.1f}x", r.queries, f"{r.snapshot_bytes / 1024:,.0f} KB"])
+    return common.table(["games", "seats", "import", "load", "ruleset", "export", "store", "whole", "raw SQL",
+                         "whole/raw", "queries", "snapshots"], rows)
+
+
+def growth(results: list[Result]) -> list[str]:
+    """Each step's cost per 1,000 games at every size: flat means linear growth."""
+    lines = ["   per 1,000 games (flat = linear growth):"]
+    for attr in ("load", "ruleset", "export", "store", "whole", "raw"):
+        per = [getattr(r, attr) / r.games * 1000 for r in results if r.games]
+        lines.append(f"     {attr:8} " + "  ".join(f"{common.ms(v):>11}" for v in per))
+    return lines
+
+
+def goals(results: list[Result]) -> tuple[list[str], bool]:
+    """The issue's goals beside the figures; at 10,000 games, or projected linearly from the largest size run."""
+    largest = max(results, key=lambda r: r.games)
+    scale = GOAL_SIZE / largest.games
+    measured = largest.games == GOAL_SIZE
+    how = "measured" if measured else f"projected linearly from {largest.games:,} games"
+    whole, ruleset = largest.whole * scale, largest.ruleset * scale
+    lines = [f"   goals at {GOAL_SIZE:,} games ({how}):"]
+    checks = [
+        (f"whole recompute <= {GOAL_WHOLE_10K:.0f} s", f"{whole:.2f} s", whole <= GOAL_WHOLE_10K),
+        (f"ruleset computation <= {GOAL_RULESET_10K * 1000:.0f} ms", common.ms(ruleset), ruleset <= GOAL_RULESET_10K),
+    ]
+    for r in results:
+        checks.append((f"whole <= {GOAL_RATIO:.0f}x raw SQL at {r.games:,} games", f"{r.ratio:.1f}x",
+                       r.ratio <= GOAL_RATIO))
+    ok = True
+    for name, value, passed in checks:
+        ok &= passed
+        lines.append(f"     {name:42} {value:>12}  {common.verdict(passed)}")
+    return lines, ok
+
+
+def other_rulesets(short: bool) -> list[Result]:
+    from tournaments.synthetic import chgk_season, class_balanced_tournament, elimination_gp_series
+
+    cases = [
+        ("chgk_tour_points 30 x 30" if short else "chgk_tour_points 60 x 60",
+         chgk_season(teams=30 if short else 60, seed=1, slug="bench-recompute-chgk")),
+        ("class_balanced, 3 stages", class_balanced_tournament(seed=1, stages=3, slug="bench-recompute-cb")),
+        ("elimination_gp, 2 stages" if short else "elimination_gp, 5 stages",
+         elimination_gp_series(stages=2 if short else 5, seed=1, slug="bench-recompute-gp")),
+    ]
+    return [measure(label, document, repeat=3) for label, document in cases]
+
+
+def others_table(results: list[Result]) -> str:
+    rows = [[r.label, f"{r.games:,}", f"{r.rows:,}", common.ms(r.load), common.ms(r.ruleset), common.ms(r.export),
+             common.ms(r.store), common.ms(r.whole), common.ms(r.raw), f"{r.ratio:.1f}x", r.queries]
+            for r in results]
+    return common.table(["tournament", "games/tours", "seats/masks", "load", "ruleset", "export", "store", "whole",
+                         "raw SQL", "whole/raw", "queries"], rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Time the standings recompute as a tournament grows.")
+    parser.add_argument("--short", action="store_true", help="100 and 1,000 games only (CI)")
+    parser.add_argument("--sizes", help="comma-separated game counts (default 100,1000,10000)")
+    parser.add_argument("--no-profile", action="store_true", help="skip the profile of a missed goal")
+    args = parser.parse_args(argv)
+    where = common.setup(prefix="bench-recompute-")
+    sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else ([100, 1000] if args.short
+                                                                        else [100, 1000, 10_000])
+    common.header("recompute.py: load facts -> ruleset -> store, family_league final (15 teams)", where)
+    if not common.uses_postgres():
+        print("   PostgreSQL figures skipped: DATABASE_URL does not name PostgreSQL; these are SQLite figures "
+              "(the goals are set for PostgreSQL).\n")
+    from tournaments.synthetic import mafia_league
+
+    results = []
+    for size in sizes:
+        document = mafia_league(games=size, seed=1, slug=f"bench-recompute-{size}")
+        results.append(measure(f"{size:,} games", document, repeat=5 if size <= 1000 else 3))
+        print(f"   {size:,} games measured", flush=True)
+    print()
+    print(league_table(results))
+    print("\n".join(growth(results)))
+    lines, ok = goals(results)
+    print("\n".join(lines))
+    if not ok and not args.no_profile:
+        largest = max(sizes)
+        print(f"\n   profile of one recompute at {largest:,} games (cProfile; a goal was MISSED):")
+        print(profile_recompute(mafia_league(games=largest, seed=1, slug=f"bench-recompute-{largest}")))
+    print("\n== other rulesets (median of 3)")
+    print(others_table(other_rulesets(args.short)))
+    print("\nrecompute.py done" + ("" if ok else " (goals MISSED: see above)"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

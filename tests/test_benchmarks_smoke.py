@@ -1,0 +1,146 @@
+"""The benchmark scripts' core functions run on a tiny size (the scripts themselves run in ``.ci/run --short``)."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+
+import pytest
+
+from benchmarks import common, generate, latency, recompute
+from benchmarks import http as bench_http
+from rulesets.interchange import parse_document
+from scoring.models import StandingsSnapshot
+from tournaments.models import Game, Seat, Tournament
+from tournaments.synthetic import chgk_season, mafia_league
+
+
+def test_generate_writes_a_document_that_parses(tmp_path, capsys):
+    path = tmp_path / "gp.json"
+    assert generate.main(["--ruleset", "elimination_gp", "--size", "1", "--seed", "3", "-o", str(path), "--check"]) == 0
+    document = json.loads(path.read_text(encoding="utf-8"))
+    assert parse_document(document).ruleset == "elimination_gp"
+    assert "1 stage(s)" in capsys.readouterr().err
+
+
+def test_generate_short_checks_every_ruleset(capsys):
+    assert generate.main(["--short"]) == 0
+    out = capsys.readouterr().out
+    assert all(key in out for key in ("family_league", "chgk_tour_points", "class_balanced", "elimination_gp"))
+
+
+def test_common_table_percentile_and_verdict():
+    text = common.table(["games", "whole"], [["100", "1.0 ms"], ["10,000", "12.5 ms"]])
+    assert text.splitlines()[0].split() == ["games", "whole"] and "10,000" in text
+    assert common.percentile([5, 1, 4, 2, 3], 0.5) == 3
+    assert common.percentile(list(range(1, 101)), 0.95) == 95
+    assert common.verdict(False) == "MISSED"
+    assert common.bench_database_url("postgres://u@h:5432/test", "bench_portal") == "postgres://u@h:5432/bench_portal"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_recompute_measure_times_every_step_and_removes_its_tournament():
+    result = recompute.measure("5 games", mafia_league(games=5, seed=2, slug="bench-smoke-5"), repeat=1)
+    assert result.games == 5 and result.rows == 75
+    assert all(value > 0 for value in (result.load, result.ruleset, result.store, result.whole, result.raw))
+    assert not Tournament.objects.filter(slug="bench-smoke-5").exists()
+    table = recompute.league_table([result])
+    lines, ok = recompute.goals([result])
+    assert "75" in table and "projected linearly from 5 games" in lines[0] and isinstance(ok, bool)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_recompute_raw_fetch_reads_every_seat_and_every_mask():
+    league = common.import_quietly(mafia_league(games=4, seed=1, slug="bench-smoke-raw"))
+    season = common.import_quietly(chgk_season(teams=5, seed=1, slug="bench-smoke-chgk"))
+    try:
+        assert recompute.raw_fetch(recompute.raw_fetch_sql("family_league"), league.pk) == 4 * 15
+        assert recompute.raw_fetch(recompute.raw_fetch_sql("chgk_tour_points"), season.pk) == 5 * 4
+    finally:
+        common.delete_tournament(league.pk)
+        common.delete_tournament(season.pk)
+    assert not Seat.objects.exists() and not Game.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_recompute_profile_names_the_files_where_time_goes():
+    text = recompute.profile_recompute(mafia_league(games=3, seed=1, slug="bench-smoke-profile"), limit=5)
+    assert "own time by file" in text and "functions with the most own time" in text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_latency_saver_changes_a_result_and_the_snapshot_follows():
+    for document in (chgk_season(teams=4, seed=1, slug="bench-smoke-mask"),
+                     mafia_league(games=3, seed=1, slug="bench-smoke-seat")):
+        tournament = common.import_quietly(document)
+        try:
+            before = tournament.facts_version
+            latency.Saver(tournament).save()  # eager Celery in tests: the recompute runs on commit
+            tournament.refresh_from_db()
+            assert tournament.facts_version == before + 1
+            assert latency.snapshot_version(tournament.pk) == tournament.facts_version
+        finally:
+            common.delete_tournament(tournament.pk)
+
+
+def test_latency_skips_without_redis_and_postgres(monkeypatch, capsys):
+    monkeypatch.setattr(latency, "real_services", lambda: False)
+    assert latency.main(["--short"]) == 0
+    assert "skipped: needs Redis and PostgreSQL" in capsys.readouterr().out
+
+
+def test_latency_report_prints_percentiles_and_the_burst(capsys):
+    result = latency.Latency("tiny", 0.2, [0.3, 0.4, 0.5, 1.2], burst=50, burst_seconds=0.5, runs=2, caught_up=0.9,
+                             correct=True)
+    assert latency.report([result]) is False  # p95 1.2 s misses the 1 s goal
+    out = capsys.readouterr().out
+    assert "MISSED" in out and "1,200.0 ms" in out and "100/s" in out
+
+
+class _Tiny(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self):  # noqa: N802 - the stdlib's name
+        body = json.dumps({"from": self.headers.get("X-Forwarded-For")}).encode()
+        self.send_response(200 if self.path == "/ok" else 404)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_http_load_counts_requests_statuses_and_latencies():
+    server = http.server.ThreadingHTTPServer((bench_http.HOST, 0), _Tiny)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        port = server.server_address[1]
+        result = bench_http.load(port, "/ok", requests=40, concurrency=4, seconds=10)
+        missing = bench_http.load(port, "/missing", requests=5, concurrency=2, seconds=10)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert result["statuses"] == {200: 40} and len(result["latencies"]) == 40 and not result["capped"]
+    assert missing["statuses"] == {404: 5}
+    assert bench_http.player_address(258) == "10.0.1.2"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_http_probe_counts_the_queries_of_the_standings_json_and_page():
+    tournament = common.import_quietly(mafia_league(games=3, seed=1, slug="bench-smoke-http"))
+    try:
+        from scoring.services import recompute as recompute_now
+
+        recompute_now(tournament.pk, force=True)
+        assert StandingsSnapshot.objects.filter(tournament=tournament).exists()
+        api = bench_http.probe("JSON", f"/api/v1/tournaments/{tournament.slug}/standings/")
+        page = bench_http.probe("page", f"/t/{tournament.slug}/")
+    finally:
+        common.delete_tournament(tournament.pk)
+    assert api.exists and api.status == 200 and api.queries_cached <= api.queries
+    assert page.exists and page.status == 200 and page.queries > 0
+    missing = bench_http.probe("nothing", "/no/such/url/here/")
+    assert not missing.exists and "does not exist" in missing.note
