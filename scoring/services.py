@@ -11,7 +11,6 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 import rulesets
-from rulesets.base import Standings
 from rulesets.facts import TournamentFacts
 from rulesets.interchange import export_standings
 from scoring.loader import load_facts
@@ -34,15 +33,21 @@ def compute_all(facts: TournamentFacts, now: dt.datetime) -> list[Computed]:
     """Standings after each stage present, plus the latest (``stage_key`` "")."""
     module = rulesets.get(facts.ruleset)
     out: list[Computed] = []
-    latest: Standings | None = None
     for stage in facts.stages:
         standings = module.compute(facts, stage.key, now)
         out.append(Computed(stage.key, export_standings(facts, standings), standings_details(standings)))
-        latest = standings
-    if latest is None:
+    if out and rulesets_latest_is_last(facts):
+        out.append(Computed(LATEST, out[-1].export, out[-1].details))
+    else:
         latest = module.compute(facts, None, now)
-    out.append(Computed(LATEST, export_standings(facts, latest), standings_details(latest)))
+        out.append(Computed(LATEST, export_standings(facts, latest), standings_details(latest)))
     return out
+
+
+def rulesets_latest_is_last(facts: TournamentFacts) -> bool:
+    """Without ``--stage`` every ruleset shows its last stage that has games or tours: reuse that table."""
+    last = facts.stages[-1]
+    return bool(last.games or last.tours)
 
 
 def load_consistent(tournament_id: int) -> tuple[Tournament, TournamentFacts]:
