@@ -105,7 +105,7 @@ def refuse_application(user, family) -> str | None:
     from django.utils.translation import gettext as _
 
     player = player_of(user)
-    if player is None or family.head_id != player.pk:
+    if player is None or not player.claim_confirmed or family.head_id != player.pk:
         return _("Only the head of %(family)s may apply for it (FL-1).") % {"family": family.name}
     return None
 

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from accounts import views, views_dashboard, views_selfservice
+from accounts import views, views_dashboard, views_entry, views_selfservice
 
 AUTH = "accounts/auth/"
 
@@ -32,4 +32,6 @@ urlpatterns = [
     path("teams/<int:pk>/manage/", views_selfservice.team_manage_view, name="team-manage"),
     path("dashboard/", views_dashboard.dashboards_view, name="dashboards"),
     path("dashboard/<slug:slug>/", views_dashboard.dashboard_view, name="dashboard"),
+    path("apply/<slug:slug>/", views_entry.apply_view, name="family-apply"),
+    path("calendar/<slug:slug>/<str:stage_key>/", views_entry.calendar_view, name="family-calendar"),
 ]

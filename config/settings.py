@@ -166,6 +166,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CEL
 CELERY_BEAT_SCHEDULE = {
     "appeals-daily-digest": {"task": "appeals.tasks.send_deadline_digest", "schedule": 24 * 3600},
     "standings-recheck-closed-windows": {"task": "scoring.tasks.recheck_due_snapshots", "schedule": 300},
+    "family-league-remove-ineligible": {"task": "accounts.tasks.remove_ineligible_players", "schedule": 300},
 }
 
 if REDIS_URL:

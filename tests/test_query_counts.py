@@ -25,15 +25,6 @@ API_LIMIT = 4  # measured: 2 on the first request after a recompute, 1 once cach
 PAGE_LIMIT = 12  # measured: 7
 
 
-def _no_enqueue():
-    """On commit, enqueue nothing: the fixture recomputes itself (no broker, eager or not)."""
-    import scoring.changes as changes
-
-    original = changes.enqueue_recompute
-    changes.enqueue_recompute = lambda tournament_id: None
-    return lambda: setattr(changes, "enqueue_recompute", original)
-
-
 def _store_fast(document: dict):
     """Store a Mafia document: its facts without seats through the importer, then every seat by one executemany."""
     from accounts.models import Player
@@ -70,19 +61,16 @@ def _store_fast(document: dict):
 def leagues(django_db_setup, django_db_blocker):
     """A 10-game and a 10,000-game league with current snapshots, committed for the module, removed after it."""
     from accounts.models import Family, Player
-    from benchmarks.common import delete_tournament
+    from benchmarks.common import delete_tournament, no_recompute_on_commit
     from scoring.services import recompute
     from tournaments.importer import import_document
 
     with django_db_blocker.unblock():
         known = set(Player.objects.values_list("nick", flat=True))
         known_families = set(Family.objects.values_list("name", flat=True))
-        restore = _no_enqueue()
-        try:
+        with no_recompute_on_commit():  # whether Celery is eager or not: the fixture recomputes itself
             small = import_document(mafia_league(games=SMALL, seed=7, slug="query-count-small"))
             large = _store_fast(mafia_league(games=LARGE, seed=7, slug="query-count-large"))
-        finally:
-            restore()
         for tournament in (small, large):
             recompute(tournament.pk, force=True)
             tournament.refresh_from_db()

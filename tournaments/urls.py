@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import views, views_entry, views_gp, views_history, views_schedule
+from tournaments import views, views_chgk, views_entry, views_gp, views_history, views_schedule
 
 urlpatterns = [
     path("", views.home_view, name="home"),
@@ -22,4 +22,8 @@ urlpatterns = [
     path("t/<slug:slug>/tours/<int:number>/enter/", views_entry.tour_entry_view, name="tour-entry"),
     path("t/<slug:slug>/<slug:stage_key>/games/<int:number>/enter/", views_entry.game_entry_view, name="game-entry"),
     path("t/<slug:slug>/<slug:stage_key>/games/new/", views_entry.game_entry_view, name="game-new"),
+    path("t/<slug:slug>/chgk/applications/", views_chgk.applications_view, name="chgk-applications"),
+    path("t/<slug:slug>/chgk/hosting/", views_chgk.hosting_view, name="chgk-hosting"),
+    path("t/<slug:slug>/chgk/tours/<int:number>/questions/", views_chgk.questions_view, name="chgk-questions"),
+    path("t/<slug:slug>/chgk/checklists/", views_chgk.checklists_view, name="chgk-checklists"),
 ]
