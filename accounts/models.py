@@ -129,3 +129,14 @@ class TournamentRole(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} — {self.get_role_display()} @ {self.tournament}"
+
+    def clean(self) -> None:
+        """Appeal jury members may not play in the tournament (CHGK-11)."""
+        from django.core.exceptions import ValidationError
+
+        from accounts.permissions import refuse_jury_member
+
+        if self.role == Role.JURY and self.tournament_id and self.user_id:
+            reason = refuse_jury_member(self.tournament, getattr(self.user, "player", None))
+            if reason:
+                raise ValidationError({"role": reason})

@@ -201,3 +201,16 @@ def test_jury_queue_lists_pending_appeals_oldest_first_with_overdue_flag(client)
     page = client.get("/appeals/queue/").content.decode()
     assert f"/appeals/{first.pk}/verdict/" in page
     assert "overdue" in page
+
+
+def test_chgk_11_a_player_of_the_season_cannot_sit_on_its_appeal_jury():
+    from django.core.exceptions import ValidationError
+
+    from accounts.models import TournamentRole
+
+    tournament = chgk()
+    player_user = user_playing_as("Rotor 2")
+    role = TournamentRole(user=player_user, tournament=tournament, role=Role.JURY)
+    with pytest.raises(ValidationError, match="CHGK-11"):
+        role.full_clean()
+    TournamentRole(user=UserFactory(), tournament=tournament, role=Role.JURY).full_clean()
