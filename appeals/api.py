@@ -22,6 +22,7 @@ from accounts.models import Role, TournamentRole
 from accounts.permissions import can_see_hidden_appellant
 from appeals.models import Appeal, AppealKind, Decision, DecisionKind, Verdict
 from tournaments.api_common import ApiPagination, ZonedDateTimeField
+from tournaments.filters import UtcDateTimeRangeFilter
 from tournaments.models import Team
 
 CHGK_KINDS = (AppealKind.REMOVAL, AppealKind.ACCEPT_ANSWER)
@@ -72,8 +73,8 @@ class DecisionFilter(df.FilterSet):
     team = df.CharFilter(field_name="team__name", label=_("team name"))
     player = df.CharFilter(field_name="player__nick", label=_("player nick"))
     game = df.NumberFilter(field_name="game__number", label=_("game number"))
-    decided = df.IsoDateTimeFromToRangeFilter(field_name="decided_at", label=_("decided at (range)"))
-    published = df.IsoDateTimeFromToRangeFilter(field_name="published_at", label=_("published at (range)"))
+    decided = UtcDateTimeRangeFilter(field_name="decided_at", label=_("decided at (range)"))
+    published = UtcDateTimeRangeFilter(field_name="published_at", label=_("published at (range)"))
 
     class Meta:
         model = Decision
@@ -91,7 +92,7 @@ class AppealFilter(df.FilterSet):
     tour = df.NumberFilter(field_name="tour__number", label=_("tour number"))
     decision = df.NumberFilter(field_name="decision__index", label=_("decision number"))
     team = df.CharFilter(method="filter_team", label=_("appealing team (hidden appellants excepted)"))
-    filed = df.IsoDateTimeFromToRangeFilter(field_name="filed_at", label=_("filed at (range)"))
+    filed = UtcDateTimeRangeFilter(field_name="filed_at", label=_("filed at (range)"))
 
     class Meta:
         model = Appeal

@@ -814,3 +814,14 @@ def test_fuzz_example_counts_were_recorded():
     print("hypothesis examples run:", dict(sorted(EXAMPLE_COUNTS.items())))
     if "import" in EXAMPLE_COUNTS:
         assert EXAMPLE_COUNTS["import"] <= FUZZ_IMPORT_EXAMPLES + 1
+
+
+@pytest.mark.django_db
+def test_date_range_filters_with_odd_offsets_never_fail(client):
+    """Found by schemathesis on PostgreSQL: an offset of +18:44 is valid ISO 8601 but not a PostgreSQL zone."""
+    for value in ("0826-04-21T14:46:33+18:44", "0001-01-01T00:00:00+05:00", "9999-12-31T23:59:59-12:00"):
+        for url in ("/api/v1/penalties/?decided_after=", "/api/v1/games/?scheduled_before=",
+                    "/api/v1/appeals/?filed_after="):
+            from urllib.parse import quote
+
+            assert client.get(url + quote(value)).status_code == 200, url + value

@@ -7,6 +7,8 @@ date range. Names are the keys, as in the interchange format.
 
 from __future__ import annotations
 
+import datetime
+
 import django_filters as df
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -22,6 +24,30 @@ def _tournament_filter(field_name: str = "tournament__slug") -> df.CharFilter:
 def _stage_filter(field_name: str = "stage__key") -> df.CharFilter:
     return df.CharFilter(field_name=field_name, label=_("stage key"))
 
+
+
+class UtcDateTimeRangeFilter(df.IsoDateTimeFromToRangeFilter):
+    """A date-time range whose bounds are turned to UTC first.
+
+    ISO 8601 allows offsets (``+18:44``) that PostgreSQL refuses; the same
+    instant in UTC is always valid, so odd but well-formed input never
+    becomes a server error.
+    """
+
+    def filter(self, qs, value):
+        if value:
+            value = slice(_utc(value.start), _utc(value.stop))
+        return super().filter(qs, value)
+
+
+def _utc(moment):
+    if moment is None or moment.tzinfo is None:
+        return moment
+    try:
+        return moment.astimezone(datetime.UTC)
+    except OverflowError:
+        edge = datetime.datetime.min if moment.year < 5000 else datetime.datetime.max
+        return edge.replace(tzinfo=datetime.UTC)
 
 class TournamentFilter(df.FilterSet):
     ruleset = df.CharFilter(field_name="ruleset", label=_("ruleset key"))
@@ -89,7 +115,7 @@ class GameFilter(df.FilterSet):
     status = df.ChoiceFilter(field_name="status", choices=GameStatus.choices, label=_("status"))
     team = df.CharFilter(method="filter_team", label=_("team name (seated or absent)"))
     player = df.CharFilter(field_name="seats__player__nick", label=_("player nick"), distinct=True)
-    scheduled = df.IsoDateTimeFromToRangeFilter(field_name="scheduled_at", label=_("scheduled at (range)"))
+    scheduled = UtcDateTimeRangeFilter(field_name="scheduled_at", label=_("scheduled at (range)"))
 
     class Meta:
         model = Game
@@ -120,7 +146,7 @@ class PenaltyFilter(df.FilterSet):
     game = df.NumberFilter(field_name="game__number", label=_("game number"))
     kind = df.CharFilter(field_name="kind", label=_("kind"))
     code = df.CharFilter(field_name="code", label=_("rule code"))
-    decided = df.IsoDateTimeFromToRangeFilter(field_name="decided_at", label=_("decided at (range)"))
+    decided = UtcDateTimeRangeFilter(field_name="decided_at", label=_("decided at (range)"))
 
     class Meta:
         model = Penalty
