@@ -28,7 +28,7 @@ def test_demo_loads_a_tournament_of_every_ruleset_and_prints_the_admin_login(dja
         assert StandingsSnapshot.objects.filter(tournament=tournament, stage_key="").exists(), tournament.slug
     again = io.StringIO()
     call_command("demo", stdout=again)
-    assert Tournament.objects.count() == 6, "the demo command can run twice"
+    assert Tournament.objects.count() == 7, "the demo command can run twice"
 
 
 @pytest.fixture

@@ -595,3 +595,16 @@ def test_other_rulesets_pages_stay_within_the_same_limits(client, django_assert_
         cache.clear()
         with django_assert_max_num_queries(limit):
             assert client.get(url).status_code == 200
+
+
+@pytest.mark.django_db
+def test_cb_7_tournament_page_shows_classes_still_owed(client):
+    from scoring.services import recompute
+    from tests.conftest import example
+    from tournaments.importer import import_document
+
+    tournament = import_document(example("class_balanced"))
+    recompute(tournament.pk, force=True)
+    page = client.get(f"/t/{tournament.slug}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Classes played and still owed (CB-7)" in page
+    assert "can still balance" in page

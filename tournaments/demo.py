@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from tournaments.synthetic import chgk_season
+from tournaments.synthetic import chgk_season, class_balanced_tournament
 
 
 def demo_chgk_season() -> dict[str, Any]:
@@ -106,3 +106,10 @@ def _family_game(rng, number: int, group: str, day: int, when: dt.datetime, team
                       "in_final_phase": rng.random() < 0.5})
     return {"number": number, "group": group, "round": day, "scheduled_at": when.isoformat(), "status": "played",
             "outcome": outcome, "game_days": days, "seats": seats}
+
+
+def demo_class_balanced() -> dict[str, Any]:
+    """A complete three-stage tournament on the generated CB-5/CB-6 tables (CB-1..CB-14)."""
+    document = class_balanced_tournament(seed=2015, stages=3, slug="demo-class-balanced")
+    document["tournament"]["name"] = "Классовый кубок (демо)"
+    return document

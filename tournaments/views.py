@@ -77,9 +77,18 @@ def tournament_view(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/tournament.html", {
         "tournament": tournament, "stages": stages, "stage_key": stage_key, "shown_stage": shown_stage,
         "snapshot": snapshot, "table": table, "tours": tours, "appeals": appeals,
+        "class_balance": class_balance_rows(snapshot),
         "zone": zone_caption(tournament.timezone),
         "api_base": f"/api/v1/tournaments/{tournament.slug}",
     })
+
+
+def class_balance_rows(snapshot) -> list[dict]:
+    """class_balanced stages 1 and 3: games per class and still owed, per team (CB-7), from the snapshot."""
+    balance = ((snapshot.details or {}).get("details") or {}).get("class_balance") if snapshot else None
+    if not balance:
+        return []
+    return [{"team": team, **row} for team, row in sorted(balance.items())]
 
 
 def schedule_view(request: HttpRequest, slug: str) -> HttpResponse:

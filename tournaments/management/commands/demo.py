@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from accounts.models import Role, TournamentRole
-from tournaments.demo import demo_chgk_season, demo_family_league
+from tournaments.demo import demo_chgk_season, demo_class_balanced, demo_family_league
 from tournaments.importer import import_document
 from tournaments.models import Tournament
 
@@ -28,7 +28,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, password: str | None, **options) -> None:
         documents = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(DEMO_DATA.glob("*.json"))]
-        documents += [demo_chgk_season(), demo_family_league()]
+        documents += [demo_chgk_season(), demo_family_league(), demo_class_balanced()]
         with transaction.atomic():
             loaded = []
             for document in documents:
