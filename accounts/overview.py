@@ -62,8 +62,29 @@ def overview(user, now: dt.datetime) -> dict:
         data["games"] = _games(player, entries, now, viewer_zone)
         data["tours"] = _tours(entries, now, viewer_zone)
         data["awards"] = _awards(player, entries)
+        data["stage_registrations"] = _stage_registrations(player)
     data["appeals"] = _appeals(user, viewer_zone)
     return data
+
+
+def _stage_registrations(player) -> list[dict]:
+    """Grand Prix stages the player registered for, with their place: invited, by the queue, or waiting (GP-5)."""
+    from tournaments.gp_models import StageRegistration
+    from tournaments.gp_services import roster_of, settings_of
+
+    mine = list(StageRegistration.objects.filter(player=player, withdrawn_at__isnull=True).select_related(
+        "stage__tournament").order_by("-registered_at")[:20])
+    rows = []
+    for registration in mine:
+        stage = registration.stage
+        everyone = list(StageRegistration.objects.filter(stage=stage).select_related("player").order_by(
+            "registered_at", "id"))
+        roster = roster_of(everyone, settings_of(stage.tournament)["players_per_stage"]).roster
+        nick = player.nick
+        waiting = roster.waiting.index(nick) + 1 if nick in roster.waiting else None
+        rows.append({"stage": stage, "tournament": stage.tournament, "invited": nick in roster.invited,
+                     "in_roster": nick in roster.players, "waiting": waiting})
+    return rows
 
 
 def _games(player, entries, now, viewer_zone) -> list[dict]:

@@ -362,3 +362,14 @@ def test_gp8_teams_entered_by_hand_need_2_players_from_each_basket(client, serie
     assert stage.seed == "" and Team.objects.filter(stage=stage).count() == 9
     assert RosterEntry.objects.filter(team__stage=stage).count() == 54
     assert client.get(url(series, "draw")).context["by_hand"] is True
+
+
+def test_gp5_my_tournaments_shows_the_players_place_in_the_waiting_list(client, series):
+    """Issue 10: a registered player sees their stage and waiting-list position on "my tournaments"."""
+    stage = stage_of(series)
+    nicks = fill(stage, 56)
+    client.force_login(user_playing_as(nicks[55]))
+    page = client.get("/accounts/my/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "waiting list, position 2 (GP-5)" in page
+    client.force_login(user_playing_as(nicks[0]))
+    assert "in the roster" in client.get("/accounts/my/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
