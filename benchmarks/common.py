@@ -10,8 +10,10 @@ is touched:
 - otherwise a fresh SQLite file in the temporary directory, removed at exit.
 
 Then Django is set up and the migrations are applied. The tournaments a
-script creates have slugs starting with ``bench-`` and are deleted again
-(leftovers of an interrupted run are deleted first).
+script creates have slugs ``bench-PID-...`` (``slug()``) and are deleted
+again; leftovers of runs whose process is gone (or older than a day) are
+deleted at the start, while the tournaments of a run going on at the same
+time (another script, ``.ci/run``) are left alone.
 """
 
 from __future__ import annotations
@@ -62,10 +64,10 @@ def ensure_postgres_database(url: str) -> None:
             conn.execute(f'CREATE DATABASE "{name}"')
 
 
-def setup(*, prefix: str = BENCH_PREFIX, migrate: bool = True) -> str:
+def setup(*, migrate: bool = True) -> str:
     """Point the process at the benchmark database, set Django up, migrate; returns a description.
 
-    Tournaments whose slug starts with ``prefix`` (leftovers of an interrupted run) are deleted.
+    Leftover tournaments of interrupted runs are deleted (``delete_stale_tournaments``).
     """
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("LOG_LEVEL", "ERROR")
@@ -87,7 +89,7 @@ def setup(*, prefix: str = BENCH_PREFIX, migrate: bool = True) -> str:
         from django.core.management import call_command
 
         call_command("migrate", verbosity=0, interactive=False)
-    delete_bench_tournaments(prefix)
+    delete_stale_tournaments()
     return where
 
 
@@ -183,11 +185,35 @@ def delete_tournament(tournament_id: int) -> None:
         Tournament.objects.filter(pk=tournament_id).delete()
 
 
-def delete_bench_tournaments(prefix: str = BENCH_PREFIX) -> None:
+def slug(name: str) -> str:
+    """The slug of a benchmark tournament of this process: ``bench-PID-name``."""
+    return f"{BENCH_PREFIX}{os.getpid()}-{name}"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def delete_stale_tournaments(max_age_hours: float = 24) -> None:
+    """Delete the benchmark tournaments of processes that are gone, or older than ``max_age_hours``."""
+    import datetime as dt
+
+    from django.utils import timezone
+
     from tournaments.models import Tournament
 
-    for pk in Tournament.objects.filter(slug__startswith=prefix).values_list("pk", flat=True):
-        delete_tournament(pk)
+    old = timezone.now() - dt.timedelta(hours=max_age_hours)
+    for pk, name, created in Tournament.objects.filter(slug__startswith=BENCH_PREFIX).values_list(
+            "pk", "slug", "created_at"):
+        pid = name[len(BENCH_PREFIX):].split("-", 1)[0]
+        if not pid.isdigit() or not _alive(int(pid)) or int(pid) == os.getpid() or (created and created < old):
+            delete_tournament(pk)
 
 
 # --------------------------------------------------------------------------- timing and tables
@@ -198,6 +224,13 @@ def timed(func: Callable[[], Any]) -> tuple[float, Any]:
     start = time.perf_counter()
     result = func()
     return time.perf_counter() - start, result
+
+
+def timed_cpu(func: Callable[[], Any]) -> tuple[float, float, Any]:
+    """(wall seconds, CPU seconds of this process, result) of one call."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = func()
+    return time.perf_counter() - wall, time.process_time() - cpu, result
 
 
 def median_time(func: Callable[[], Any], repeat: int) -> float:

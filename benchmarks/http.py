@@ -264,10 +264,6 @@ class Run:
     result: dict
 
     @property
-    def ok_count(self) -> int:
-        return self.result["statuses"].get("200", 0) + self.result["statuses"].get("304", 0)
-
-    @property
     def rps(self) -> float:
         return len(self.result["latencies"]) / self.result["wall"] if self.result["wall"] else 0.0
 
@@ -287,7 +283,7 @@ def prepare(games: int):
     from scoring.services import recompute
     from tournaments.synthetic import mafia_league
 
-    tournament = common.import_quietly(mafia_league(games=games, seed=1, slug=f"bench-http-{games}"))
+    tournament = common.import_quietly(mafia_league(games=games, seed=1, slug=common.slug(f"http-{games}")))
     recompute(tournament.pk, force=True)
     tournament.refresh_from_db()
     return tournament
@@ -315,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
                                                                         else [100, 1000, 10_000])
     json_requests, page_requests, cap = (1500, 300, 10.0) if args.short else (6000, 1500, 30.0)
     rounds = args.rounds or (2 if args.short else 3)
-    where = common.setup(prefix="bench-http-")
+    where = common.setup()
     real = common.uses_postgres() and common.redis_available()
     from django.conf import settings
 

@@ -214,14 +214,14 @@ def cases(short: bool) -> list[Case]:
     from tournaments.synthetic import chgk_season, mafia_league
 
     out = [
-        Case("chgk_tour_points 12 x 12 (mask)", chgk_season(teams=12, seed=1, slug="bench-latency-chgk"),
+        Case("chgk_tour_points 12 x 12 (mask)", chgk_season(teams=12, seed=1, slug=common.slug("latency-chgk")),
              20 if short else 100, 50 if short else 200),
-        Case("family_league 100 games (seat)", mafia_league(games=100, seed=1, slug="bench-latency-100"),
+        Case("family_league 100 games (seat)", mafia_league(games=100, seed=1, slug=common.slug("latency-100")),
              20 if short else 100, 50 if short else 200),
     ]
     if not short:
         out.append(Case("family_league 1,000 games (seat)", mafia_league(games=1000, seed=1,
-                                                                         slug="bench-latency-1000"), 30, 200))
+                                                                         slug=common.slug("latency-1000")), 30, 200))
     return out
 
 
@@ -252,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     queue = f"{os.environ.get('CELERY_QUEUE') or 'bench'}-latency-{os.getpid()}"
     os.environ["CELERY_QUEUE"] = queue  # read by the settings: this process sends its jobs there
-    where = common.setup(prefix="bench-latency-")
+    where = common.setup()
     from django.conf import settings
 
     if settings.CELERY_TASK_ALWAYS_EAGER:

@@ -11,7 +11,9 @@ and 1,000; about 15 seats a game), in a benchmark database of its own
 - ruleset: the ruleset's ``compute`` calls for the stages (pure Python);
 - export: turning the standings into the export document and the details;
 - store: writing the snapshots;
-- whole: ``recompute(force=True)`` end to end;
+- whole: ``recompute(force=True)`` end to end (wall time), and "whole CPU", the
+  CPU time this process spent in it (without PostgreSQL's own work): when
+  the machine is busy with other work, wall times grow and CPU times do not;
 - raw: one SELECT joining seats, games, players and teams, fetched in full
   through ``connection.cursor()`` (what reading the same facts costs at the
   least), and whole / raw.
@@ -33,7 +35,7 @@ import pstats
 import statistics
 import sys
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -62,7 +64,7 @@ class Result:
     raw: float
     snapshot_bytes: int
     queries: int
-    extra: dict = field(default_factory=dict)
+    whole_cpu: float = 0.0
 
     @property
     def ratio(self) -> float:
@@ -170,7 +172,8 @@ def measure(label: str, document: dict, repeat: int) -> Result:
         steps = [phases(tournament.pk) for _ in range(repeat)]
         with CaptureQueriesContext(connection) as captured:
             recompute(tournament.pk, force=True)
-        whole = common.median_time(lambda: recompute(tournament.pk, force=True), repeat)
+        wholes = [common.timed_cpu(lambda: recompute(tournament.pk, force=True))[:2] for _ in range(repeat)]
+        whole, whole_cpu = statistics.median(w for w, _ in wholes), statistics.median(c for _, c in wholes)
         sql = raw_fetch_sql(document["tournament"]["ruleset"])
         rows = raw_fetch(sql, tournament.pk)
         raw = common.median_time(lambda: raw_fetch(sql, tournament.pk), repeat)
@@ -182,7 +185,8 @@ def measure(label: str, document: dict, repeat: int) -> Result:
                       ruleset=statistics.median(s["ruleset"] for s in steps),
                       export=statistics.median(s["export"] for s in steps),
                       store=statistics.median(s["store"] for s in steps),
-                      whole=whole, raw=raw, snapshot_bytes=snapshot_bytes, queries=len(captured))
+                      whole=whole, raw=raw, snapshot_bytes=snapshot_bytes, queries=len(captured),
+                      whole_cpu=whole_cpu)
     finally:
         common.delete_tournament(tournament.pk)
 
@@ -234,10 +238,10 @@ def league_table(results: list[Result]) -> str:
     rows = []
     for r in results:
         rows.append([f"{r.games:,}", f"{r.rows:,}", f"{r.imported:.2f} s", common.ms(r.load), common.ms(r.ruleset),
-                     common.ms(r.export), common.ms(r.store), common.ms(r.whole), common.ms(r.raw),
-                     f"{r.ratio:.1f}x", r.queries, f"{r.snapshot_bytes / 1024:,.0f} KB"])
-    return common.table(["games", "seats", "import", "load", "ruleset", "export", "store", "whole", "raw SQL",
-                         "whole/raw", "queries", "snapshots"], rows)
+                     common.ms(r.export), common.ms(r.store), common.ms(r.whole), common.ms(r.whole_cpu),
+                     common.ms(r.raw), f"{r.ratio:.1f}x", r.queries, f"{r.snapshot_bytes / 1024:,.0f} KB"])
+    return common.table(["games", "seats", "import", "load", "ruleset", "export", "store", "whole", "whole CPU",
+                         "raw SQL", "whole/raw", "queries", "snapshots"], rows)
 
 
 def growth(results: list[Result]) -> list[str]:
@@ -276,10 +280,10 @@ def other_rulesets(short: bool) -> list[Result]:
 
     cases = [
         ("chgk_tour_points 30 x 30" if short else "chgk_tour_points 60 x 60",
-         chgk_season(teams=30 if short else 60, seed=1, slug="bench-recompute-chgk")),
-        ("class_balanced, 3 stages", class_balanced_tournament(seed=1, stages=3, slug="bench-recompute-cb")),
+         chgk_season(teams=30 if short else 60, seed=1, slug=common.slug("recompute-chgk"))),
+        ("class_balanced, 3 stages", class_balanced_tournament(seed=1, stages=3, slug=common.slug("recompute-cb"))),
         ("elimination_gp, 2 stages" if short else "elimination_gp, 5 stages",
-         elimination_gp_series(stages=2 if short else 5, seed=1, slug="bench-recompute-gp")),
+         elimination_gp_series(stages=2 if short else 5, seed=1, slug=common.slug("recompute-gp"))),
     ]
     return [measure(label, document, repeat=3) for label, document in cases]
 
@@ -298,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", help="comma-separated game counts (default 100,1000,10000)")
     parser.add_argument("--no-profile", action="store_true", help="skip the profile of a missed goal")
     args = parser.parse_args(argv)
-    where = common.setup(prefix="bench-recompute-")
+    where = common.setup()
     sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else ([100, 1000] if args.short
                                                                         else [100, 1000, 10_000])
     common.header("recompute.py: load facts -> ruleset -> store, family_league final (15 teams)", where)
@@ -309,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
 
     results = []
     for size in sizes:
-        document = mafia_league(games=size, seed=1, slug=f"bench-recompute-{size}")
+        document = mafia_league(games=size, seed=1, slug=common.slug(f"recompute-{size}"))
         results.append(measure(f"{size:,} games", document, repeat=5 if size <= 1000 else 3))
         print(f"   {size:,} games measured", flush=True)
     print()
@@ -320,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
     if not ok and not args.no_profile:
         largest = max(sizes)
         print(f"\n   profile of one recompute at {largest:,} games (cProfile; a goal was MISSED):")
-        print(profile_recompute(mafia_league(games=largest, seed=1, slug=f"bench-recompute-{largest}")))
+        print(profile_recompute(mafia_league(games=largest, seed=1, slug=common.slug(f"recompute-{largest}"))))
     print("\n== other rulesets (median of 3)")
     print(others_table(other_rulesets(args.short)))
     print("\nrecompute.py done" + ("" if ok else " (goals MISSED: see above)"))

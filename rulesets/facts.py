@@ -31,7 +31,7 @@ MASK_CHARS = "10X?"
 LEAGUES = ("none", "second", "first", "higher")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Player:
     nick: str
     level: int | None = None
@@ -40,13 +40,13 @@ class Player:
     banned: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Family:
     name: str
     head: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Team:
     name: str
     captain: str | None
@@ -56,7 +56,7 @@ class Team:
     family: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Seat:
     player: str
     team: str
@@ -73,7 +73,7 @@ class Seat:
         return SIDE_OF_ROLE[self.role]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Game:
     number: int
     status: str = "played"
@@ -93,7 +93,7 @@ class Game:
         return self.status in SCORING_STATUSES
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Tour:
     number: int
     host: str | None
@@ -109,13 +109,13 @@ class Tour:
         return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Group:
     name: str
     teams: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Stage:
     key: str
     teams: tuple[Team, ...] = ()
@@ -131,7 +131,7 @@ class Stage:
         return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Penalty:
     stage: str | None
     team: str | None
@@ -144,7 +144,7 @@ class Penalty:
     text: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Decision:
     """A judge's, commission's or committee's decision (index is 1-based)."""
 
@@ -165,7 +165,7 @@ class Decision:
     annulled: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Appeal:
     kind: str
     filed_at: dt.datetime
@@ -184,13 +184,13 @@ class Appeal:
         return self.verdict is None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Withdrawal:
     team: str
     at: dt.datetime
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TournamentFacts:
     slug: str
     name: str

@@ -11,11 +11,11 @@ from rulesets.base import Standings, round2
 
 
 def jsonable(value: Any) -> Any:
-    """Fractions and Decimals become rounded floats; tuples lists; dates ISO strings."""
-    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
+    """Fractions and Decimals become rounded floats (floats are already rounded); tuples lists; dates ISO."""
+    if isinstance(value, bool) or value is None or isinstance(value, (int, str, float)):
         return value
-    if isinstance(value, (Fraction, Decimal, float)):
-        return round2(Fraction(value) if not isinstance(value, float) else Fraction(str(value)))
+    if isinstance(value, (Fraction, Decimal)):
+        return round2(Fraction(value))
     if isinstance(value, (dt.datetime, dt.date)):
         return value.isoformat()
     if isinstance(value, dict):

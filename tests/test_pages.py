@@ -608,3 +608,16 @@ def test_cb_7_tournament_page_shows_classes_still_owed(client):
     page = client.get(f"/t/{tournament.slug}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Classes played and still owed (CB-7)" in page
     assert "can still balance" in page
+
+
+@pytest.mark.django_db
+def test_gp_13_stage_page_shows_who_is_still_in_after_every_tour(client):
+    from scoring.services import recompute
+    from tests.conftest import example
+    from tournaments.importer import import_document
+
+    tournament = import_document(example("elimination_gp"))
+    recompute(tournament.pk, force=True)
+    page = client.get(f"/t/{tournament.slug}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Players still in after each tour" in page
+    assert "GP07-p3, GP07-p4, GP07-p5, GP07-p6" in page

@@ -78,6 +78,7 @@ def tournament_view(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament, "stages": stages, "stage_key": stage_key, "shown_stage": shown_stage,
         "snapshot": snapshot, "table": table, "tours": tours, "appeals": appeals,
         "class_balance": class_balance_rows(snapshot),
+        "still_in": still_in_rows(snapshot),
         "zone": zone_caption(tournament.timezone),
         "api_base": f"/api/v1/tournaments/{tournament.slug}",
     })
@@ -89,6 +90,18 @@ def class_balance_rows(snapshot) -> list[dict]:
     if not balance:
         return []
     return [{"team": team, **row} for team, row in sorted(balance.items())]
+
+
+def still_in_rows(snapshot) -> dict | None:
+    """elimination_gp: players still in per team after every tour (GP-10..GP-13), from the snapshot."""
+    if snapshot is None:
+        return None
+    rows = [{"team": row["team"], "counts": (row.get("details") or {}).get("remaining_by_round"),
+             "names": (row.get("details") or {}).get("remaining") or []}
+            for row in (snapshot.details or {}).get("teams", [])]
+    if not rows or all(row["counts"] is None for row in rows):
+        return None
+    return {"tours": ((snapshot.details or {}).get("details") or {}).get("rounds") or [], "rows": rows}
 
 
 def schedule_view(request: HttpRequest, slug: str) -> HttpResponse:
