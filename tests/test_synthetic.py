@@ -114,28 +114,6 @@ def test_class_balanced_stage_1_pairs_meet_11_or_12_times_and_games_spread_over_
     assert sum(1 for n in per_day.values() if n in (3, 4)) >= 90
 
 
-def test_class_balanced_without_the_portals_schedule_module_builds_its_own_valid_tables(monkeypatch):
-    import sys
-
-    import tournaments.synthetic as synthetic
-
-    monkeypatch.setitem(sys.modules, "rulesets.class_balanced_schedule", None)  # importing it raises ImportError
-    monkeypatch.delattr(rulesets, "class_balanced_schedule", raising=False)
-    calls = []
-    own = synthetic._cb_schedule
-    monkeypatch.setattr(synthetic, "_cb_schedule", lambda *args, **kw: calls.append(args) or own(*args, **kw))
-    document = class_balanced_tournament(seed=9, stages=2)
-    assert calls, "the fallback schedule was not used"
-    parse_document(document)
-    stage_1, stage_2 = (stage["games"] for stage in document["stages"])
-    meetings: Counter = Counter()
-    for game in stage_1:
-        teams = sorted(s["team"] for s in game["seats"])
-        meetings.update((a, b) for i, a in enumerate(teams) for b in teams[i + 1:])
-    assert set(meetings.values()) <= {11, 12}
-    assert all(c == Counter({"A": 8, "B": 10, "C": 8}) for c in _classes(stage_2).values())
-
-
 def test_class_balanced_stage_2_follows_the_class_table_of_cb_6():
     games = class_balanced_tournament(seed=3, stages=2)["stages"][1]["games"]
     assert len(games) == 26 and all(len(g["seats"]) == 13 for g in games)

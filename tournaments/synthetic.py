@@ -26,6 +26,8 @@ import datetime as dt
 import random
 from typing import Any
 
+from rulesets import class_balanced_schedule as schedule
+
 MSK = dt.timezone(dt.timedelta(hours=3))
 
 
@@ -165,152 +167,16 @@ def _cb_order(days: list[int]) -> list[tuple[int, int]]:
     return out
 
 
-def _cb_schedule(size: int, games: int, per_game: int, rng: random.Random,
-                 rounds: int = 400_000) -> list[list[int]]:
-    """CB-5: ``games`` games of ``per_game`` of the teams 0..size-1, every team in the same number of games and
-    every pair of teams together 11 or 12 times (for 14 teams, 48 games of 7: 1008 meetings over 91 pairs).
-
-    Seeded: shuffled orders of the teams cut into games (equal counts), then a hill climb whose move swaps
-    team x of game g with team y of game h (counts stay equal) while the pairs outside the two allowed
-    counts do not grow. It reaches zero within a few thousand moves for the spec's sizes.
-    """
-    teams_per_team = games * per_game // size
-    pairs = size * (size - 1) // 2
-    low = games * per_game * (per_game - 1) // 2 // pairs
-    bad = [(m - low) * (m - low - 1) for m in range(-1, games + 2)]  # bad[m + 1]: 0 for low and low + 1
-
-    slots: list[int] = []
-    for _ in range(teams_per_team):
-        order = list(range(size))
-        rng.shuffle(order)
-        slots += order
-    schedule = [set(slots[i * per_game:(i + 1) * per_game]) for i in range(games)]  # 14 = 2 x 7: no repeats
-    meet = [[0] * size for _ in range(size)]
-    for members in schedule:
-        for a in members:
-            for b in members:
-                if a != b:
-                    meet[a][b] += 1
-    cost = sum(bad[meet[a][b] + 1] for a in range(size) for b in range(a + 1, size))
-    for _ in range(rounds):
-        if cost == 0:
-            break
-        g, h = schedule[rng.randrange(games)], schedule[rng.randrange(games)]
-        only_g, only_h = list(g - h), list(h - g)
-        if not only_g or not only_h:
-            continue
-        x, y = rng.choice(only_g), rng.choice(only_h)
-        mx, my = meet[x], meet[y]
-        delta = 0
-        for t in only_g:
-            if t != x:
-                delta += bad[mx[t]] - bad[mx[t] + 1] + bad[my[t] + 2] - bad[my[t] + 1]
-        for t in only_h:
-            if t != y:
-                delta += bad[my[t]] - bad[my[t] + 1] + bad[mx[t] + 2] - bad[mx[t] + 1]
-        if delta > 0:
-            continue
-        for t in only_g:
-            if t != x:
-                mx[t] -= 1
-                meet[t][x] -= 1
-                my[t] += 1
-                meet[t][y] += 1
-        for t in only_h:
-            if t != y:
-                my[t] -= 1
-                meet[t][y] -= 1
-                mx[t] += 1
-                meet[t][x] += 1
-        g.remove(x)
-        g.add(y)
-        h.remove(y)
-        h.add(x)
-        cost += delta
-    return [sorted(members) for members in schedule]
-
-
-def _cb_days(schedule: list[list[int]], size: int, days: int, rng: random.Random) -> list[int]:
-    """The day (0..days-1) of each game: as many games a day as can be, each team's games spread evenly (CB-5).
-
-    A seeded hill climb swapping two games' days while the sum of squares of each team's games a day does
-    not grow.
-    """
-    count = len(schedule)
-    day_of = [i * days // count for i in range(count)]
-    rng.shuffle(day_of)
-    load = [[0] * days for _ in range(size)]
-    for game, members in enumerate(schedule):
-        for team in members:
-            load[team][day_of[game]] += 1
-    for _ in range(20_000):
-        a, b = rng.randrange(count), rng.randrange(count)
-        da, db = day_of[a], day_of[b]
-        if da == db:
-            continue
-        delta = 0
-        moved_a, moved_b = set(schedule[a]) - set(schedule[b]), set(schedule[b]) - set(schedule[a])
-        for t in moved_a:  # game a moves from da to db
-            delta += 2 * (load[t][db] - load[t][da]) + 2
-        for t in moved_b:  # game b moves from db to da
-            delta += 2 * (load[t][da] - load[t][db]) + 2
-        if delta > 0:
-            continue
-        for t in moved_a:
-            load[t][da] -= 1
-            load[t][db] += 1
-        for t in moved_b:
-            load[t][db] -= 1
-            load[t][da] += 1
-        day_of[a], day_of[b] = db, da
-    return day_of
-
-
 def _cb_tables(stage_index: int, teams: list[str], rng: random.Random) -> list[tuple[int, list[str], dict]]:
     """The published table of a stage (CB-2, CB-5, CB-6): per game, in order of play, its day, its teams and
-    the class the table gives each team (stage 2 only).
-
-    Uses the portal's own generator ``rulesets.class_balanced_schedule`` (seeded from ``rng``) when it is
-    there, else the equivalent searches of this module (``_cb_schedule``, ``_cb_days``, ``_cb_class_table``).
+    the class the table gives each team (stage 2 only), from the portal's own seeded generators.
     """
-    try:
-        from rulesets import class_balanced_schedule as schedule
-    except ImportError:
-        schedule = None
     seed = rng.randrange(2 ** 32)
-    if schedule is not None:
-        if stage_index == 0:
-            return [(day, list(members), {}) for day, members in schedule.generate_stage1(teams, seed).games]
-        if stage_index == 1:
-            return [(day, list(classes), dict(classes)) for day, classes in schedule.generate_stage2(teams, seed).games]
-        return [(day, list(members), {}) for day, members in schedule.generate_stage3_calendar(teams, seed).games]
-    own = random.Random(seed)
     if stage_index == 0:
-        table = _cb_schedule(len(teams), 48, 7, own)
-        day_of = _cb_days(table, len(teams), 7, own)
-        order = sorted(range(len(table)), key=lambda g: (day_of[g], g))
-        return [(day_of[g], [teams[i] for i in table[g]], {}) for g in order]
+        return [(day, list(members), {}) for day, members in schedule.generate_stage1(teams, seed).games]
     if stage_index == 1:
-        classes = _cb_class_table(teams, own)
-        return [(j * 7 // 26, list(teams), {team: classes[team][j] for team in teams}) for j in range(26)]
-    return [(j * 7 // 24, list(teams), {}) for j in range(24)]
-
-
-def _cb_class_table(teams: list[str], rng: random.Random) -> dict[str, list[str]]:
-    """CB-6: 26 games of all 13 teams; each game 4 A, 5 B, 4 C; each team 8 A, 10 B, 8 C.
-
-    A cyclic table: a sequence of 26 classes whose even and odd positions each
-    hold 4 A, 5 B and 4 C; team ``t`` plays game ``j`` with the class at
-    position ``j + 2t`` (mod 26), so every game sees one parity class whole.
-    """
-    even = ["A"] * 4 + ["B"] * 5 + ["C"] * 4
-    odd = even[:]
-    rng.shuffle(even)
-    rng.shuffle(odd)
-    sequence = [cls for pair in zip(even, odd) for cls in pair]
-    order = teams[:]
-    rng.shuffle(order)
-    return {team: [sequence[(j + 2 * t) % 26] for j in range(26)] for t, team in enumerate(order)}
+        return [(day, list(classes), dict(classes)) for day, classes in schedule.generate_stage2(teams, seed).games]
+    return [(day, list(members), {}) for day, members in schedule.generate_stage3_calendar(teams, seed).games]
 
 
 def _cb_stage(stage_index: int, teams: list[str], players: dict[str, list[str]], rng: random.Random,
