@@ -15,7 +15,7 @@ from rulesets.elimination_gp_draw import draw_teams
 from scoring.services import recompute
 from tests.conftest import example
 from tests.factories import RoleFactory, UserFactory, user_playing_as
-from tournaments.gp_models import PrizePayment, StageRegistration
+from tournaments.gp_models import PrizePayment, StageConditions, StageRegistration
 from tournaments.importer import import_document
 from tournaments.models import AuditEntry, Game, Participant, RosterEntry, Stage, Team, Tournament
 from tournaments.synthetic import elimination_gp_stage
@@ -40,7 +40,9 @@ def series() -> Tournament:
     document["tournament"]["settings"]["stage_prizes"] = {
         "qualifying-1": [{"place": 1, "amount": 100}, {"place": 2, "amount": 50}]}
     tournament = imported(document)
-    Stage.objects.create(tournament=tournament, key=STAGE, order=2)
+    stage = Stage.objects.create(tournament=tournament, key=STAGE, order=2)
+    StageConditions.objects.create(stage=stage, commission="Eternity", game_times="21:00 MSK", prize_fund="300 mf",
+                                   registration_opened_at=timezone.now())
     return tournament
 
 
@@ -373,3 +375,38 @@ def test_gp5_my_tournaments_shows_the_players_place_in_the_waiting_list(client, 
     assert "waiting list, position 2 (GP-5)" in page
     client.force_login(user_playing_as(nicks[0]))
     assert "in the roster" in client.get("/accounts/my/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+
+def test_gp2_registration_opens_only_with_every_condition_published_and_then_they_are_locked(client, series):
+    tournament = series
+    stage = Stage.objects.create(tournament=tournament, key="qualifying-3", order=3)
+    organizer = organizer_of(tournament)
+    client.force_login(organizer)
+    page = url(tournament, "registration").replace(STAGE, "qualifying-3")
+    client.post(page, {"action": "open"})
+    assert not StageConditions.objects.filter(stage=stage, registration_opened_at__isnull=False).exists()
+    player = user_playing_as("Newcomer")
+    Player.objects.filter(nick="Newcomer").update(level=5)
+    client.force_login(player)
+    client.post(page, {"action": "register"})
+    assert not StageRegistration.objects.filter(stage=stage).exists(), "GP-2: registration is not open yet"
+    client.force_login(organizer)
+    client.post(page, {"action": "conditions", "commission": "Eternity", "game_times": "21:00",
+                       "prize_fund": "100 mf"})
+    client.post(page, {"action": "open"})
+    conditions = StageConditions.objects.get(stage=stage)
+    assert conditions.registration_opened_at is not None
+    client.post(page, {"action": "conditions", "commission": "Someone else", "game_times": "22:00",
+                       "prize_fund": "0"})
+    conditions.refresh_from_db()
+    assert conditions.commission == "Eternity", "locked once registration is open (GP-2)"
+    committee = organizer_of(tournament, Role.CURATOR)
+    client.force_login(committee)
+    client.post(page, {"action": "conditions", "commission": "Eternity (corrected)", "game_times": "21:00",
+                       "prize_fund": "100 mf"})
+    conditions.refresh_from_db()
+    assert conditions.commission == "Eternity (corrected)"
+    assert AuditEntry.objects.filter(action="correct", model="tournaments.StageConditions").exists()
+    client.force_login(player)
+    client.post(page, {"action": "register"})
+    assert StageRegistration.objects.filter(stage=stage, player__nick="Newcomer").exists()

@@ -67,3 +67,30 @@ class PrizePayment(models.Model):
     def __str__(self) -> str:
         who = self.player_nick or self.team_name
         return f"{self.stage_key} #{self.place} {who}: {self.amount_mf} mf"
+
+
+class StageConditions(models.Model):
+    """GP-2: what the host family publishes before registration opens, locked once it is open.
+
+    The extra indicator (GP-17) is the series' ``extra_indicator`` setting, shown beside these.
+    """
+
+    stage = models.OneToOneField("tournaments.Stage", on_delete=models.CASCADE, related_name="conditions",
+                                 verbose_name=_("stage"))
+    commission = models.TextField(_("stage commission"), blank=True)
+    game_times = models.TextField(_("game times"), blank=True)
+    prize_fund = models.TextField(_("prize fund"), blank=True)
+    registration_opened_at = models.DateTimeField(_("registration opened at"), null=True, blank=True)
+    updated_by = models.CharField(_("updated by"), max_length=150, blank=True)
+
+    class Meta:
+        verbose_name = _("stage conditions")
+        verbose_name_plural = _("stage conditions")
+
+    def __str__(self) -> str:
+        return f"{self.stage}: conditions"
+
+    def missing(self) -> list[str]:
+        names = {"commission": _("stage commission"), "game_times": _("game times"),
+                 "prize_fund": _("prize fund")}
+        return [str(label) for field, label in names.items() if not getattr(self, field).strip()]

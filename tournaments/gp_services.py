@@ -29,7 +29,7 @@ from rulesets.elimination_gp_registration import (
 )
 from scoring.models import StandingsSnapshot
 from tournaments import audit
-from tournaments.gp_models import PrizePayment, StageRegistration
+from tournaments.gp_models import PrizePayment, StageConditions, StageRegistration
 from tournaments.models import Game, Participant, RosterEntry, Stage, Team, Tournament
 
 HOW = {
@@ -104,6 +104,9 @@ def register(stage: Stage, player: Player, *, user, invited: bool = False, repla
     tournament = stage.tournament
     if is_drawn(stage):
         raise Refused(_("The draw has taken place: the stage's roster is closed (GP-6)."))
+    if not registration_open(stage):
+        raise Refused(_("Registration is not open yet: the host family first publishes the stage's conditions "
+                        "(GP-2)."))
     deadline = tournament.registration_deadline
     if check_deadline and deadline is not None and timezone.now() > deadline:
         raise Refused(_("Registration is closed; so are invitations (GP-5)."))
@@ -140,6 +143,55 @@ def register(stage: Stage, player: Player, *, user, invited: bool = False, repla
     audit.record(action, registration, None, {"stage": stage.key, "player": player.nick, "invited": invited},
                  user=user)
     return registration
+
+
+def conditions_of(stage: Stage) -> StageConditions:
+    return StageConditions.objects.get_or_create(stage=stage)[0]
+
+
+def registration_open(stage: Stage) -> bool:
+    return StageConditions.objects.filter(stage=stage, registration_opened_at__isnull=False).exists()
+
+
+def save_conditions(stage: Stage, *, user, commission: str, game_times: str, prize_fund: str) -> StageConditions:
+    """GP-2: the host family sets the conditions; once registration is open only the committee corrects them."""
+    with transaction.atomic():
+        conditions = StageConditions.objects.select_for_update().get_or_create(stage=stage)[0]
+        if conditions.registration_opened_at is not None and not is_committee(user, stage.tournament):
+            raise Refused(_("Registration is open: the stage's conditions are locked; only the committee may "
+                            "correct them (GP-2)."))
+        before = {"commission": conditions.commission, "game_times": conditions.game_times,
+                  "prize_fund": conditions.prize_fund}
+        conditions.commission, conditions.game_times, conditions.prize_fund = commission, game_times, prize_fund
+        conditions.updated_by = user.get_username()
+        conditions.save()
+        action = "correct" if conditions.registration_opened_at else "set"
+        audit.record(action, conditions, before, {"commission": commission, "game_times": game_times,
+                                                  "prize_fund": prize_fund}, user=user)
+    return conditions
+
+
+def open_registration(stage: Stage, *, user) -> StageConditions:
+    """GP-2: registration opens only when every condition is published."""
+    with transaction.atomic():
+        conditions = StageConditions.objects.select_for_update().get_or_create(stage=stage)[0]
+        missing = conditions.missing()
+        if missing:
+            raise Refused(_("Publish the stage's conditions before opening registration; missing: %(missing)s "
+                            "(GP-2).") % {"missing": ", ".join(missing)})
+        if conditions.registration_opened_at is None:
+            conditions.registration_opened_at = timezone.now()
+            conditions.save(update_fields=["registration_opened_at"])
+            audit.record("open", conditions, None, {"registration_opened_at": audit_value(timezone.now())},
+                         user=user)
+    return conditions
+
+
+def is_committee(user, tournament: Tournament) -> bool:
+    from accounts.models import Role
+    from accounts.permissions import has_role
+
+    return has_role(user, tournament, Role.CURATOR)
 
 
 def audit_value(value):

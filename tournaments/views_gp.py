@@ -73,12 +73,35 @@ def registration_view(request: HttpRequest, slug: str, stage_key: str) -> HttpRe
         "waiting_rows": [(n, view.registrations[n].registered_at) for n in view.roster.waiting],
         "invitations_left": max(0, services.MAX_INVITATIONS - view.roster.invitations_used),
         "size": int(settings["players_per_stage"]), "zone": zone_caption(tournament.timezone),
+        "conditions": services.conditions_of(stage), "extra_indicator": settings.get("extra_indicator"),
+        "committee": services.is_committee(request.user, tournament),
     })
+
+
+def _conditions_action(request: HttpRequest, stage: Stage, organizer: bool, action: str) -> None:
+    """GP-2: the host family (organizers) sets the conditions and opens registration; the committee corrects."""
+    if not (organizer or services.is_committee(request.user, stage.tournament)):
+        messages.error(request, _("Only the stage's organizers run the draw."))
+        return
+    try:
+        if action == "open":
+            services.open_registration(stage, user=request.user)
+            messages.success(request, _("Registration is open (GP-2)."))
+        else:
+            services.save_conditions(stage, user=request.user, commission=request.POST.get("commission", ""),
+                                     game_times=request.POST.get("game_times", ""),
+                                     prize_fund=request.POST.get("prize_fund", ""))
+            messages.success(request, _("The stage's conditions are saved (GP-2)."))
+    except services.Refused as exc:
+        messages.error(request, str(exc))
 
 
 def _registration_action(request: HttpRequest, stage: Stage, organizer: bool, me: Player | None) -> None:
     action = request.POST.get("action", "")
     nick = request.POST.get("nick", "").strip()
+    if action in ("conditions", "open"):
+        _conditions_action(request, stage, organizer, action)
+        return
     try:
         if nick and nick != getattr(me, "nick", None) or action == "invite":
             if not organizer:
