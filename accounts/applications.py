@@ -318,3 +318,33 @@ def generate_stage_calendar(user, tournament: Tournament, stage: Stage, starts_o
                             updated_by=user.get_username())
         for slot in slots
     ]
+
+
+def draw_qualifying_groups(user, tournament: Tournament, seed: str) -> list[list[str]]:
+    """FL-8: the seeded public draw of the teams into the qualifying groups (``draw_groups``).
+
+    Teams come in seeding order (the order they entered); the groups are named
+    1, 2, ...; the seed is stored on the stage so anyone can re-run the draw.
+    """
+    from rulesets.family_league_entry import draw_groups
+    from tournaments.models import Group, GroupTeam
+
+    if not can_manage_calendar(user, tournament):
+        raise EntryRefused(_("Only the tournament's organizer or curator generates its calendar (FL-9)."))
+    teams = list(Team.objects.filter(tournament=tournament, stage__isnull=True).order_by("order", "id"))
+    count = int(setting(tournament.settings, "groups") or 2)
+    drawn = draw_groups([t.name for t in teams], count, seed)
+    by_name = {t.name: t for t in teams}
+    with transaction.atomic():
+        stage, _created = Stage.objects.get_or_create(tournament=tournament, key="qualifying",
+                                                      defaults={"order": 0})
+        if stage_has_results(stage):
+            raise EntryRefused(_("The qualifying stage has games held; its groups can no longer be drawn (FL-8)."))
+        stage.groups.all().delete()
+        for index, names in enumerate(drawn):
+            group = Group.objects.create(stage=stage, name=str(index + 1), order=index)
+            GroupTeam.objects.bulk_create([GroupTeam(group=group, team=by_name[n], order=i)
+                                           for i, n in enumerate(names)])
+        stage.seed = seed
+        stage.save(update_fields=["seed"])
+    return drawn

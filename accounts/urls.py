@@ -34,4 +34,5 @@ urlpatterns = [
     path("dashboard/<slug:slug>/", views_dashboard.dashboard_view, name="dashboard"),
     path("apply/<slug:slug>/", views_entry.apply_view, name="family-apply"),
     path("calendar/<slug:slug>/<str:stage_key>/", views_entry.calendar_view, name="family-calendar"),
+    path("groups/<slug:slug>/", views_entry.groups_view, name="family-groups"),
 ]

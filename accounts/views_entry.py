@@ -7,6 +7,7 @@ changes are the services of ``accounts.applications``, each in one transaction.
 from __future__ import annotations
 
 import datetime as dt
+import secrets
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -119,3 +120,32 @@ def calendar_view(request: HttpRequest, slug: str, stage_key: str) -> HttpRespon
         "scheduled": stage.games.count(), "locked": entry.stage_has_results(stage),
         "zone": entry.zone_of(tournament).key, "ics_url": _ics_url(tournament, stage.key),
     })
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def groups_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """The organizer draws the qualifying groups with a public seed (FL-8)."""
+    from tournaments.models import GroupTeam
+
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if tournament.ruleset != entry.RULESET:
+        return _forbidden(request, _("The calendar is generated only for the family league."))
+    if not entry.can_manage_calendar(request.user, tournament):
+        return _forbidden(request, _("Only the tournament's organizer or curator generates its calendar (FL-9)."))
+    if request.method == "POST":
+        seed = (request.POST.get("seed") or "").strip()[:60] or secrets.token_hex(4)
+        try:
+            entry.draw_qualifying_groups(request.user, tournament, seed)
+        except entry.EntryRefused as exc:
+            return _forbidden(request, str(exc))
+        messages.success(request, _("The groups are drawn with the seed %(seed)s (FL-8).") % {"seed": seed})
+        return redirect(reverse("family-groups", args=[tournament.slug]))
+    stage = Stage.objects.filter(tournament=tournament, key="qualifying").first()
+    rows = list(GroupTeam.objects.filter(group__stage=stage).select_related("group", "team").order_by(
+        "group__order", "order")) if stage else []
+    groups: dict[str, list[str]] = {}
+    for row in rows:
+        groups.setdefault(row.group.name, []).append(row.team.name)
+    return render(request, "accounts/entry_groups.html", {
+        "tournament": tournament, "stage": stage, "groups": groups, "suggested_seed": secrets.token_hex(4)})

@@ -255,3 +255,31 @@ def test_the_calendar_page_reads_a_bounded_number_of_queries(client, django_asse
     with django_assert_max_num_queries(30):
         response = client.get(reverse("family-calendar", args=[tournament.slug, stage.key]))
     assert response.status_code == 200
+
+
+def test_fl_8_groups_drawn_with_a_public_seed_are_reproducible(client):
+    from rulesets.family_league_entry import draw_groups
+    from tests.conftest import example
+    from tests.factories import RoleFactory, UserFactory
+    from tournaments.importer import import_document
+    from tournaments.models import GroupTeam, Stage, Team
+
+    document = example("family_league")
+    document["tournament"]["slug"] = "fl-groups"
+    document["stages"] = []
+    document["penalties"] = []
+    tournament = import_document(document)
+    organizer = UserFactory()
+    RoleFactory(user=organizer, tournament=tournament)
+    client.force_login(organizer)
+    client.post("/accounts/groups/fl-groups/", {"seed": "public-7"})
+    stage = Stage.objects.get(tournament=tournament, key="qualifying")
+    assert stage.seed == "public-7"
+    drawn = {}
+    for row in GroupTeam.objects.filter(group__stage=stage).select_related("group", "team"):
+        drawn.setdefault(row.group.name, []).append(row.team.name)
+    teams = list(Team.objects.filter(tournament=tournament).order_by("order").values_list("name", flat=True))
+    expected = draw_groups(teams, 2, "public-7")
+    assert [sorted(drawn[str(i + 1)]) for i in range(2)] == [sorted(g) for g in expected]
+    client.force_login(UserFactory())
+    assert client.post("/accounts/groups/fl-groups/", {"seed": "x"}).status_code == 403
