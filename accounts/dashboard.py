@@ -18,8 +18,8 @@ tournament:
   finalist places (GP-18);
 - ``schedules``: class_balanced stages with games to play whose schedule is
   not published (``Stage.published_at`` empty, CB-2);
-- ``prizes``: awards with money of final standings. No model records a
-  payment yet, so each is listed with "payment status not tracked yet".
+- ``prizes``: awards with money of final standings not yet marked paid
+  (``PrizePayment``, GP-22, FL-20), linking to the tournament's prizes page.
 """
 
 from __future__ import annotations
@@ -259,6 +259,10 @@ def _schedules(tournament: Tournament) -> list[Item]:
 
 
 def _prizes(tournament: Tournament, snapshots: list[dict]) -> list[Item]:
+    from tournaments.gp_models import PrizePayment
+
+    paid = set(PrizePayment.objects.filter(tournament=tournament).values_list(
+        "stage_key", "place", "team_name", "player_nick"))
     out = []
     for snap in snapshots:
         export = snap["export"] or {}
@@ -271,10 +275,12 @@ def _prizes(tournament: Tournament, snapshots: list[dict]) -> list[Item]:
         for award in export.get("awards") or []:
             if not award.get("prize"):
                 continue
+            if (stage, int(award["place"]), award.get("team") or "", award.get("player") or "") in paid:
+                continue
             who = award.get("player") or award.get("team")
             out.append(Item("prizes", f"prize:{stage}:{award['place']}:{who}",
-                            _("%(stage)s, place %(place)s: %(who)s, %(prize)s %(currency)s (payment status not "
-                              "tracked yet).") % {"stage": stage, "place": award["place"], "who": who,
-                                                   "prize": award["prize"], "currency": award.get("currency", "mf")},
-                            tournament.get_absolute_url() + "?" + urlencode({"stage": stage}), rule=rule))
+                            _("%(stage)s, place %(place)s: %(who)s, %(prize)s %(currency)s, not paid yet.")
+                            % {"stage": stage, "place": award["place"], "who": who,
+                               "prize": award["prize"], "currency": award.get("currency", "mf")},
+                            reverse("prizes", args=[tournament.slug]), rule=rule))
     return out[:LIMIT]

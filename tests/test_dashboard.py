@@ -195,3 +195,19 @@ def test_family_league_dashboard_queries_do_not_grow_with_the_league(client, gam
     with django_assert_max_num_queries(20):
         response = client.get(reverse("dashboard", args=[tournament.slug]))
     assert response.context["total"] == 4
+
+
+def test_gp_22a_dashboard_lists_prizes_until_the_committee_marks_them_paid():
+    from scoring.services import recompute
+    from tournaments.gp_services import mark_paid
+
+    document = example("elimination_gp")
+    document["tournament"]["settings"]["stage_prizes"] = {"qualifying-1": [{"place": 1, "amount": 100}]}
+    tournament = import_document(document)
+    recompute(tournament.pk, force=True)
+    prizes = [k for k in keys(tournament) if k.startswith("prize:")]
+    assert prizes == ["prize:qualifying-1:1:GP07-p5"]
+    committee = UserFactory()
+    RoleFactory(user=committee, tournament=tournament, role=Role.CURATOR)
+    mark_paid(tournament, "qualifying-1", 1, "GP07", "GP07-p5", user=committee)
+    assert [k for k in keys(tournament) if k.startswith("prize:")] == []
