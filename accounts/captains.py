@@ -11,11 +11,19 @@ How the roster records the season (no extra model):
   same instant (``old.left_at == new.joined_at``), so it is told from an
   addition and does not use one of the 6.
 
-Who has "played a tour" (CHGK-3): the portal stores no line-ups yet, so a
-player counts as having played once the team played a tour (a mask of the
-team in a tour with a date) on or after the day they joined. This never lets
-a player who played be replaced; it may refuse one who sat every tour out
-(the organizer can still change the roster in the admin).
+Who has "played a tour" (CHGK-3): everyone in a line-up the captain stored
+(``tournaments.LineUp``, CHGK-4) has played. For a tour the team played (a
+mask of the team in a tour with a date) without a stored line-up, the portal
+infers it: a player counts as having played once the team played such a tour
+on or after the day they joined. The inference never lets a player who played
+be replaced; it may refuse one who sat every tour out (the organizer can
+still change the roster in the admin). A team that stores a line-up for every
+tour is judged by the line-ups alone.
+
+The line-up of the team's next tour (the first tour of the season without
+results that the team does not host) is checked by the pure
+``chgk_season.check_line_up`` and stored; the captain may replace it until the
+tour has results.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ import zoneinfo
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Exists, Max, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -33,7 +41,7 @@ from accounts.claims import find_player
 from accounts.models import Player
 from accounts.permissions import can_manage_team
 from rulesets import chgk_season
-from tournaments.models import Mask, Participant, RosterEntry, Team
+from tournaments.models import LineUp, Mask, Participant, RosterEntry, Team, Tour
 
 CHGK = "chgk_tour_points"
 
@@ -63,18 +71,22 @@ class RosterState:
 
 
 def roster_state(team: Team) -> RosterState:
-    """The roster with the season's additions and who has played, in two queries."""
+    """The roster with the season's additions and who has played, in three queries."""
     entries = list(team.roster.select_related("player").order_by("order", "pk"))
     left_moments = {e.left_at for e in entries if e.left_at is not None}
     additions = sum(1 for e in entries if e.joined_at is not None and e.joined_at not in left_moments)
+    stored = list(LineUp.objects.filter(team=team).values_list("tour_id", "players"))
+    line_up_tours = {tour_id for tour_id, _player in stored}
+    in_line_ups = {player_id for _tour, player_id in stored if player_id is not None}
     zone = zoneinfo.ZoneInfo(team.tournament.timezone)
-    tour_days = sorted(set(Mask.objects.filter(team=team, tour__played_on__isnull=False).values_list(
-        "tour__played_on", flat=True)))
+    tour_days = sorted({day for tour_id, day in Mask.objects.filter(
+        team=team, tour__played_on__isnull=False).values_list("tour_id", "tour__played_on")
+        if tour_id not in line_up_tours})
     played = set()
     for entry in entries:
         joined = entry.joined_at.astimezone(zone).date() if entry.joined_at else dt.date.min
         left = entry.left_at.astimezone(zone).date() if entry.left_at else dt.date.max
-        if any(joined <= day <= left for day in tour_days):
+        if entry.player_id in in_line_ups or any(joined <= day <= left for day in tour_days):
             played.add(entry.player.nick)
     current = [e for e in entries if e.left_at is None]
     return RosterState(entries=entries, current=current, additions_used=additions, played=played)
@@ -181,9 +193,59 @@ def parse_line_up(text: str) -> list[list[str]]:
 
 
 def check_line_up(team: Team, text: str) -> list[str]:
-    """CHGK-4: at most 6 at the table at once, everyone on the roster. Checked, not stored (no model yet)."""
+    """CHGK-4: at most 6 at the table at once, everyone on the roster (the pure check, nothing stored)."""
     segments = parse_line_up(text)
     if not segments:
         return [_("Name the players at the table, one per line.")]
     state = roster_state(team)
     return [p.message for p in chgk_season.check_line_up(state.names, segments)]
+
+
+def _without_results():
+    return ~Exists(Mask.objects.filter(tour=OuterRef("pk")))
+
+
+def next_tour(team: Team) -> Tour | None:
+    """The team's next tour: the first of the season without results that the team does not host (CHGK-7)."""
+    return (Tour.objects.filter(stage__tournament_id=team.tournament_id).filter(_without_results())
+            .exclude(host=team).select_related("stage").order_by("stage__order", "number", "pk").first())
+
+
+def stored_line_ups(team: Team) -> list[LineUp]:
+    """The team's stored line-ups, tour by tour (one query)."""
+    return list(LineUp.objects.filter(team=team).select_related("tour", "tour__stage").order_by(
+        "tour__stage__order", "tour__number"))
+
+
+@transaction.atomic
+def store_line_up(user, team: Team, text: str, *, now: dt.datetime | None = None) -> LineUp:
+    """Check the line-up of the team's next tour (CHGK-4) and store it, replacing the stored one.
+
+    Refused when it breaks CHGK-4 (the pure check's problems), when the team
+    has no tour to come, or once the tour has results.
+    """
+    team = _lock(team)
+    _check_allowed(user, team, roster_change=False)
+    if team.tournament.ruleset != CHGK:
+        raise RosterRefused([_("Line-ups are stored for ChGK seasons only (CHGK-4).")])
+    tour = next_tour(team)
+    if tour is None:
+        raise RosterRefused([_("The team has no tour to come: there is no line-up to store (CHGK-4).")])
+    tour = Tour.objects.select_for_update().get(pk=tour.pk)
+    if Mask.objects.filter(tour=tour).exists():
+        raise RosterRefused([_("Tour %(number)s has results: its line-up can no longer be changed (CHGK-4).")
+                             % {"number": tour.number}])
+    segments = parse_line_up(text)
+    if not segments:
+        raise RosterRefused([_("Name the players at the table, one per line.")])
+    state = roster_state(team)
+    problems = chgk_season.check_line_up(state.names, segments)
+    if problems:
+        raise RosterRefused([p.message for p in problems])
+    names = chgk_season.line_up_players(segments)
+    line_up, _created = LineUp.objects.update_or_create(
+        tour=tour, team=team,
+        defaults={"segments": segments, "submitted_at": now or timezone.now(),
+                  "submitted_by": user if getattr(user, "is_authenticated", False) else None})
+    line_up.players.set([e.player for e in state.current if e.player.nick in names])
+    return line_up

@@ -156,7 +156,12 @@ def team_manage_view(request: HttpRequest, pk: int) -> HttpResponse:
                                entries=state.current)
     captain_form = CaptainForm(request.POST if action == "captain" else None, prefix="captain",
                                entries=state.current, captain_id=team.captain_id)
-    line_up_form = LineUpForm(request.POST if action == "line_up" else None, prefix="line_up")
+    is_chgk = team.tournament.ruleset == captains.CHGK
+    tour = captains.next_tour(team) if is_chgk else None
+    line_ups = captains.stored_line_ups(team) if is_chgk else []
+    current_line_up = next((lu for lu in line_ups if tour is not None and lu.tour_id == tour.pk), None)
+    line_up_form = LineUpForm(request.POST if action == "line_up" else None, prefix="line_up", initial={
+        "line_up": "\n\n".join("\n".join(seg) for seg in current_line_up.segments) if current_line_up else ""})
     problems: list[str] = []
     line_up_checked = False
     try:
@@ -175,14 +180,20 @@ def team_manage_view(request: HttpRequest, pk: int) -> HttpResponse:
             if not can_manage_team(request.user, team):
                 return redirect("team", slug=team.tournament.slug, pk=team.pk)
             return redirect("team-manage", pk=team.pk)
-        if action == "line_up" and line_up_form.is_valid():
+        if action == "line_up" and line_up_form.is_valid() and tour is None:
             problems = captains.check_line_up(team, line_up_form.cleaned_data["line_up"])
             line_up_checked = True
+        elif action == "line_up" and line_up_form.is_valid():
+            stored = captains.store_line_up(request.user, team, line_up_form.cleaned_data["line_up"])
+            messages.success(request, _("The line-up for tour %(number)s is stored (CHGK-4).") % {
+                "number": stored.tour.number})
+            return redirect("team-manage", pk=team.pk)
     except captains.RosterRefused as exc:
         problems = exc.problems
     return render(request, "accounts/team_manage.html", {
         "team": team, "tournament": team.tournament, "state": state,
-        "is_chgk": team.tournament.ruleset == captains.CHGK,
+        "is_chgk": is_chgk, "next_tour": tour, "line_ups": line_ups, "current_line_up": current_line_up,
+        "line_up_refused": bool(problems) and action == "line_up" and not line_up_checked,
         "add_form": add_form, "replace_form": replace_form, "captain_form": captain_form,
         "line_up_form": line_up_form, "problems": problems, "line_up_checked": line_up_checked,
         "left": [e for e in state.entries if e.left_at is not None],

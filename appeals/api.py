@@ -1,4 +1,4 @@
-"""REST API of decisions and appeals (read-only, public fields only).
+"""REST API of decisions and appeals: public fields to read; decisions, appeals and verdicts to write.
 
 A ChGK appeal's appealing team is shown to the committee and hidden from
 everyone else (the jury included) while the verdict is pending (CHGK-20):
@@ -15,12 +15,17 @@ from collections import defaultdict
 import django_filters as df
 from django.db.models import Prefetch, Q
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field, extend_schema_view
-from rest_framework import serializers, viewsets
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
 
 from accounts.models import Role, TournamentRole
 from accounts.permissions import can_see_hidden_appellant
+from appeals import api_writes
 from appeals.models import Appeal, AppealKind, Decision, DecisionKind, Verdict
+from tournaments.api import WriteRefusalMixin
 from tournaments.api_common import ApiPagination, ZonedDateTimeField
 from tournaments.filters import UtcDateTimeRangeFilter
 from tournaments.models import Team
@@ -191,12 +196,27 @@ APPEAL_EXAMPLE = {"id": 3, "tournament": "mubk-spring", "order": 0, "kind": "acc
         examples=[OpenApiExample("A technical result", value=DECISION_EXAMPLE, response_only=True)],
     ),
 )
-class DecisionViewSet(viewsets.ReadOnlyModelViewSet):
+class DecisionViewSet(WriteRefusalMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = DecisionSerializer
     filterset_class = DecisionFilter
     pagination_class = ApiPagination
     queryset = Decision.objects.select_related("tournament", "stage", "game", "team", "player").order_by(
         "tournament_id", "index", "id")
+
+    @extend_schema(
+        summary="Record a decision",
+        description="A judge's, commission's or committee's decision: the interchange format's decision object "
+                    "plus `tournament` (slug); judged by the ruleset with the decision in place (e.g. a technical "
+                    "result only on the grounds CB-15 allows). Judges, the curator and organizers only.",
+        request=OpenApiTypes.OBJECT, responses={201: DecisionSerializer},
+        examples=[OpenApiExample("A technical result", request_only=True, value={
+            "tournament": "cb-example", "stage": "stage-1", "game": 7, "kind": "technical_result",
+            "code": "FP-4", "outcome": "civilians", "decided_at": "2015-03-12T20:00:00+03:00"})],
+    )
+    def create(self, request, *args, **kwargs):
+        decision = api_writes.create_decision(request.user, request.data)
+        return Response(self.get_serializer(self.get_queryset().get(pk=decision.pk)).data,
+                        status=status.HTTP_201_CREATED)
 
 
 @extend_schema_view(
@@ -214,7 +234,7 @@ class DecisionViewSet(viewsets.ReadOnlyModelViewSet):
         examples=[OpenApiExample("A pending ChGK appeal", value=APPEAL_EXAMPLE, response_only=True)],
     ),
 )
-class AppealViewSet(viewsets.ReadOnlyModelViewSet):
+class AppealViewSet(WriteRefusalMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = AppealSerializer
     filterset_class = AppealFilter
     pagination_class = ApiPagination
@@ -226,3 +246,32 @@ class AppealViewSet(viewsets.ReadOnlyModelViewSet):
         context = super().get_serializer_context()
         context["viewer"] = ViewerRoles(getattr(self.request, "user", None))
         return context
+
+    @extend_schema(
+        summary="File an appeal",
+        description="ChGK: `kind` (`removal` or `accept_answer`), `tour`, `question`, `answer`, `argument`; only "
+                    "the team's captain files (CHGK-20), until 23:59:59 of D+3 (CHGK-18). Mafia: `decision` (its "
+                    "number), `team`, `appellant`, `argument`, within 72 h (GP-23, FL-19) or 48 h (CB-17). A late "
+                    "appeal is refused with its deadline.",
+        request=OpenApiTypes.OBJECT, responses={201: AppealSerializer},
+        examples=[OpenApiExample("A ChGK dual", request_only=True, value={
+            "tournament": "mubk-spring", "kind": "accept_answer", "tour": 1, "question": 6,
+            "answer": "Лобачевский", "argument": "..."})],
+    )
+    def create(self, request, *args, **kwargs):
+        appeal = api_writes.create_appeal(request.user, request.data)
+        return Response(self.get_serializer(self.get_queryset().get(pk=appeal.pk)).data,
+                        status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Record the verdict",
+        description="`verdict` (`accepted`, `rejected`, `partly`), `reasons`, and for an accepted answer the "
+                    "`credited_teams` (CHGK-22). Only the tournament's appeal jury; the standings recompute.",
+        request=OpenApiTypes.OBJECT, responses={200: AppealSerializer},
+        examples=[OpenApiExample("Upheld", request_only=True, value={
+            "verdict": "accepted", "reasons": "the answer is as precise", "credited_teams": ["Vega"]})],
+    )
+    @action(detail=True, methods=["post"])
+    def verdict(self, request, pk=None):
+        appeal = api_writes.record_verdict(request.user, self.get_object(), request.data)
+        return Response(self.get_serializer(self.get_queryset().get(pk=appeal.pk)).data)

@@ -296,3 +296,12 @@ class AuditEntryAdmin(TournamentScopedAdmin):
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
 from tournaments import admin_gp  # noqa: E402,F401
+
+
+@admin.register(m.LineUp)
+class LineUpAdmin(TournamentScopedAdmin):
+    """CHGK-4: who was at the table in a tour, between the host's breaks."""
+
+    tournament_path = "tour__stage__tournament"
+    list_display = ("tour", "team", "submitted_at", "submitted_by")
+    list_filter = ("tour__stage__tournament",)

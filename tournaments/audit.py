@@ -19,7 +19,7 @@ from scoring.serialize import jsonable
 AUDITED = ("tournaments.Tournament", "tournaments.Stage", "tournaments.Team", "tournaments.RosterEntry",
            "tournaments.Participant", "tournaments.Group", "tournaments.GroupTeam", "tournaments.Game",
            "tournaments.Seat", "tournaments.NoShowElimination", "tournaments.Tour", "tournaments.Mask",
-           "tournaments.Penalty", "tournaments.Withdrawal", "appeals.Decision", "appeals.Appeal",
+           "tournaments.Penalty", "tournaments.Withdrawal", "tournaments.LineUp", "appeals.Decision", "appeals.Appeal",
            "accounts.Player", "accounts.Family", "accounts.FamilyMembership", "accounts.TournamentRole")
 SKIP_FIELDS = {"updated_at", "facts_version"}
 

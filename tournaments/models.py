@@ -429,3 +429,4 @@ class AuditEntry(models.Model):
         return f"{self.at:%Y-%m-%d %H:%M} {self.username or '-'} {self.action} {self.model} {self.object_repr}"
 from tournaments.chgk_models import *  # noqa: E402,F401,F403
 from tournaments.gp_models import *  # noqa: E402,F401,F403  (Grand Prix registration and prize models)
+from tournaments.lineup_models import *  # noqa: E402,F401,F403  (ChGK line-ups)
