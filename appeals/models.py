@@ -54,6 +54,7 @@ class AppealKind(models.TextChoices):
     REMOVAL = "removal", _("removal of a question")
     ACCEPT_ANSWER = "accept_answer", _("acceptance of an answer")
     DECISION = "decision", _("appeal against a decision")
+    VIOLATION = "violation", _("appeal against a detected violation")
 
 
 class Verdict(models.TextChoices):
@@ -78,6 +79,11 @@ class Appeal(models.Model):
     argument = models.TextField(_("argument"), blank=True)
     decision = models.ForeignKey(Decision, null=True, blank=True, on_delete=models.CASCADE,
                                  related_name="appeals", verbose_name=_("decision"))
+    game = models.ForeignKey("tournaments.Game", null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="violation_appeals", verbose_name=_("game"))
+    violation = models.CharField(_("violation (FL-15)"), max_length=30, blank=True)
+    violating_player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE,
+                                         related_name="violation_appeals", verbose_name=_("player"))
     penalty = models.ForeignKey("tournaments.Penalty", null=True, blank=True, on_delete=models.CASCADE,
                                 related_name="appeals", verbose_name=_("penalty"))
     appellant = models.CharField(_("appellant"), max_length=150, blank=True, null=True)

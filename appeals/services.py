@@ -20,15 +20,19 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import rulesets
-from accounts.models import TournamentRole
+from accounts.models import Player, TournamentRole
 from accounts.permissions import can_decide_appeals, refuse_to_file
 from appeals.models import Appeal, AppealKind, Decision, Verdict
 from rulesets import facts as F
 from scoring.loader import load_facts
 from scoring.services import current_export
-from tournaments.models import Team, Tour, Tournament
+from tournaments.models import Game, Team, Tour, Tournament
 
 log = logging.getLogger(__name__)
+
+
+VIOLATION_APPEAL_HOURS = 72  # FL-19: within 3 days of the result's publication (its entry in the portal)
+DETECTED_VIOLATIONS = ("no_show", "ineligible_player", "two_players", "foreign_player")
 
 
 class AppealRefused(Exception):
@@ -43,11 +47,16 @@ class AppealTarget:
     tour: Tour | None = None
     question: int | None = None
     decision: Decision | None = None
+    game: Game | None = None
+    violation: str = ""
+    player: Player | None = None
 
 
 def filing_deadline(tournament: Tournament, target: AppealTarget,
                     facts: F.TournamentFacts | None = None) -> dt.datetime | None:
     """The last moment an appeal on ``target`` may be filed, per the tournament's ruleset."""
+    if target.game is not None:
+        return target.game.updated_at + dt.timedelta(hours=VIOLATION_APPEAL_HOURS)
     facts = facts or load_facts(tournament)
     module = rulesets.get(tournament.ruleset)
     if target.decision is not None:
@@ -80,6 +89,10 @@ def file_appeal(tournament: Tournament, user, target: AppealTarget, *, team: Tea
         if not 1 <= (target.question or 0) <= target.tour.questions:
             raise AppealRefused(_("Tour %(tour)d has no question %(question)s.") % {
                 "tour": target.tour.number, "question": target.question})
+    elif target.game is not None:
+        if tournament.ruleset != "family_league" or target.violation not in DETECTED_VIOLATIONS:
+            raise AppealRefused(_("Only a violation the portal detected in a family league game can be appealed "
+                                  "this way (FL-15, FL-19)."))
     elif target.decision is None:
         raise AppealRefused(_("A Mafia appeal is against a decision (GP-23, FL-19, CB-17)."))
     deadline = filing_deadline(tournament, target)
@@ -93,10 +106,10 @@ def file_appeal(tournament: Tournament, user, target: AppealTarget, *, team: Tea
                  .first() or 0) + 1
         appeal = Appeal.objects.create(
             tournament=tournament, order=order, kind=target.kind, stage=target.tour.stage if target.tour else (
-                target.decision.stage if target.decision else None),
+                target.decision.stage if target.decision else (target.game.stage if target.game else None)),
             tour=target.tour, question=target.question, team=team, answer=answer or None, argument=argument,
             decision=target.decision, appellant=appellant or (team.name if team else None), filed_at=now,
-            filed_by=user,
+            filed_by=user, game=target.game, violation=target.violation, violating_player=target.player,
         )
         transaction.on_commit(lambda: notify_filed(appeal.pk))
     return appeal

@@ -8,12 +8,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
-from accounts.models import TournamentRole
+from accounts.models import Player, TournamentRole
 from accounts.permissions import APPEAL_DECIDERS, can_decide_appeals, can_see_hidden_appellant, player_of
 from appeals.forms import ChgkAppealForm, DecisionAppealForm, VerdictForm
 from appeals.models import Appeal, Decision
 from appeals.services import AppealRefused, AppealTarget, decide, file_appeal, filing_deadline, verdict_due
-from tournaments.models import Team, Tour, Tournament
+from tournaments.models import Game, Team, Tour, Tournament
 
 
 def _target(request: HttpRequest, tournament: Tournament) -> AppealTarget:
@@ -23,6 +23,11 @@ def _target(request: HttpRequest, tournament: Tournament) -> AppealTarget:
             tour = get_object_or_404(Tour, stage__tournament=tournament, number=int(params.get("tour", "")))
             return AppealTarget(kind=params.get("kind", "accept_answer"), tour=tour,
                                 question=int(params.get("question", "")))
+        if params.get("violation"):
+            game = get_object_or_404(Game, stage__tournament=tournament, stage__key=params.get("stage", ""),
+                                     number=int(params.get("game", "")))
+            player = Player.objects.filter(nick=params.get("player", "")).first() if params.get("player") else None
+            return AppealTarget(kind="violation", game=game, violation=params["violation"], player=player)
         decision = get_object_or_404(Decision, tournament=tournament, index=int(params.get("decision", "")))
         return AppealTarget(kind="decision", decision=decision)
     except ValueError as exc:

@@ -191,6 +191,21 @@ class Withdrawal:
 
 
 @dataclass(frozen=True, slots=True)
+class WaivedViolation:
+    """A violation the portal detected (FL-15) that an upheld appeal annulled (FL-19).
+
+    Not part of the interchange format: it exists only in the portal, where
+    a detected violation can be appealed like a judge's decision.
+    """
+
+    stage: str
+    game: int
+    team: str
+    kind: str
+    player: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class TournamentFacts:
     slug: str
     name: str
@@ -206,6 +221,7 @@ class TournamentFacts:
     decisions: tuple[Decision, ...] = ()
     appeals: tuple[Appeal, ...] = ()
     withdrawals: tuple[Withdrawal, ...] = ()
+    waived_violations: tuple[WaivedViolation, ...] = ()
 
     def stage(self, key: str) -> Stage | None:
         for stage in self.stages:

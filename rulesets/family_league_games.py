@@ -256,7 +256,11 @@ class _Judge:
 
 
 def analyse(facts: TournamentFacts) -> LeagueAnalysis:
-    """Judge every game of the tournament and number every violation's fine (FL-13..FL-18)."""
+    """Judge every game of the tournament and number every violation's fine (FL-13..FL-18).
+
+    Violations annulled by an upheld appeal (FL-19, ``facts.waived_violations``) cost
+    nothing and the later fines are numbered without them.
+    """
     judge = _Judge(facts)
     analysis = LeagueAnalysis()
     for stage in ordered_stages(facts):
@@ -279,6 +283,10 @@ def analyse(facts: TournamentFacts) -> LeagueAnalysis:
             analysis.violations += fair_play.pop(game.number, [])
         for rest in fair_play.values():
             analysis.violations += rest
+    if facts.waived_violations:
+        waived = {(w.stage, w.game, w.team, w.kind, w.player) for w in facts.waived_violations}
+        analysis.violations = [v for v in analysis.violations
+                               if (v.stage, v.game, v.team, v.kind, v.player) not in waived]
     _number_fines(analysis.violations, setting(facts.settings, "fine_counter"))
     return analysis
 

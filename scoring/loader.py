@@ -110,6 +110,13 @@ def load_facts(tournament: Tournament) -> F.TournamentFacts:
             "id", "kind", "filed_at", "stage_id", "tour__number", "question", "team_id", "answer", "verdict",
             "decision_id", "appellant")
     )
+    waived = tuple(
+        F.WaivedViolation(stage=stage_key.get(stage_id, ""), game=game, team=team_name.get(team_id, ""),
+                          kind=violation, player=player)
+        for stage_id, game, team_id, violation, player in Appeal.objects.filter(
+            tournament_id=tid, kind="violation", verdict__in=("accepted", "partly")).order_by("order", "id")
+        .values_list("game__stage_id", "game__number", "team_id", "violation", "violating_player__nick")
+    )
     withdrawals = tuple(
         F.Withdrawal(team=team_name[team_id], at=at)
         for team_id, at in Withdrawal.objects.filter(tournament_id=tid).order_by("at", "id").values_list(
@@ -119,7 +126,7 @@ def load_facts(tournament: Tournament) -> F.TournamentFacts:
         slug=tournament.slug, name=tournament.name, ruleset=tournament.ruleset, timezone=tournament.timezone,
         starts_on=tournament.starts_on, settings=dict(tournament.settings), players=players, families=families,
         teams=tuple(team_facts.get(None, ())), stages=stage_facts, penalties=penalties, decisions=decisions,
-        appeals=appeals, withdrawals=withdrawals,
+        appeals=appeals, withdrawals=withdrawals, waived_violations=waived,
     )
 
 

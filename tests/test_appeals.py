@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 import zoneinfo
+from fractions import Fraction
 
 import pytest
 from django.core import mail
 
-from accounts.models import Role
+from accounts.models import Player, Role
 from appeals.models import Appeal, Decision
 from appeals.services import AppealRefused, AppealTarget, decide, file_appeal, filing_deadline
 from scoring.services import current_export
@@ -214,3 +215,41 @@ def test_chgk_11_a_player_of_the_season_cannot_sit_on_its_appeal_jury():
     with pytest.raises(ValidationError, match="CHGK-11"):
         role.full_clean()
     TournamentRole(user=UserFactory(), tournament=tournament, role=Role.JURY).full_clean()
+
+
+def test_fl_19_a_detected_violation_annulled_on_appeal_restores_the_point_and_renumbers_later_fines():
+    """Issue 4: two seats of Fam01 in games 1 and 2 (FL-15.3) on top of its violation in the example:
+    fines 50, 75 and 100 mf; annulling the first leaves 50 and 75 (FL-17 renumbers)."""
+    import rulesets
+    from scoring.loader import load_facts
+
+    document = example("family_league")
+    games = document["stages"][0]["games"]
+    for game in games[:2]:
+        first = next(s for s in game["seats"] if s["team"] == "Fam01")
+        game["seats"].append({**first, "player": "Fam01-p4" if first["player"] != "Fam01-p4" else "Fam01-p1",
+                              "role": "civilian"})
+    document["penalties"] = []
+    tournament = import_document(document)
+    now = dt.datetime(2014, 9, 2, 12, 0, tzinfo=MSK)
+
+    def fam01():
+        facts = load_facts(tournament)
+        standings = rulesets.get("family_league").compute(facts, None, now)
+        return next(row for row in standings.teams if row.team == "Fam01")
+
+    before = fam01()
+    assert before.details["fines_total"] == 50 + 75 + 100
+    game = tournament.stages.get().games.get(number=games[0]["number"])
+    violator = games[0]["seats"][-1]["player"]
+    user = user_playing_as("Fam01-p2")
+    appeal = file_appeal(tournament, user, AppealTarget(kind="violation", game=game, violation="two_players",
+                                                        player=Player.objects.get(nick=violator)),
+                         team=Team.objects.get(tournament=tournament, name="Fam01"),
+                         now=game.updated_at + dt.timedelta(hours=1))
+    curator = UserFactory()
+    RoleFactory(user=curator, tournament=tournament, role=Role.CURATOR)
+    decide(appeal, curator, "accepted", reasons="the second account is a different person", now=now)
+    after = fam01()
+    assert after.points == before.points + Fraction(1, 10)
+    assert after.details["fines_total"] == 50 + 75, "the later violations are now the team's 1st and 2nd"
