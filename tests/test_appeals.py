@@ -253,3 +253,23 @@ def test_fl_19_a_detected_violation_annulled_on_appeal_restores_the_point_and_re
     after = fam01()
     assert after.points == before.points + Fraction(1, 10)
     assert after.details["fines_total"] == 50 + 75, "the later violations are now the team's 1st and 2nd"
+
+
+def test_daily_digest_mails_the_jury_appeals_near_or_past_their_verdict_deadline():
+    """CHGK-18: verdicts are due by 23:59 of D+9; the beat job reminds the jury of those due within 2 days."""
+    from appeals.tasks import digest_rows, send_deadline_digest
+
+    tournament = chgk()
+    team, user = captain_of(tournament, "Rotor")
+    tour = Tour.objects.get(stage__tournament=tournament, number=2)
+    appeal = file_appeal(tournament, user, AppealTarget(kind="removal", tour=tour, question=1), team=team,
+                         now=dt.datetime(2013, 2, 22, tzinfo=MSK))
+    jury = UserFactory()
+    RoleFactory(user=jury, tournament=tournament, role=Role.JURY)
+    assert digest_rows(dt.datetime(2013, 2, 25, tzinfo=MSK)) == {}
+    rows = digest_rows(dt.datetime(2013, 3, 1, 12, 0, tzinfo=MSK))
+    assert len(rows[tournament.pk]) == 1 and f"#{appeal.pk} due" in rows[tournament.pk][0]
+    assert "OVERDUE" in digest_rows(dt.datetime(2013, 3, 5, tzinfo=MSK))[tournament.pk][0]
+    mail.outbox.clear()
+    assert send_deadline_digest() == 1
+    assert mail.outbox[0].to == [jury.email]

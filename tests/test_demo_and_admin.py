@@ -107,3 +107,13 @@ def test_changes_are_audited_and_shown_on_the_history_pages(client):
     assert "Audit trail" in tour_history or "Журнал" in tour_history
     client.force_login(UserFactory())
     assert client.get(f"/t/{tournament.slug}/history/").status_code == 403
+
+
+def test_admin_filters_appeals_by_verdict_deadline(superuser_client):
+    tournament = import_document(example("chgk_tour_points"))
+    from appeals.models import Appeal
+
+    Appeal.objects.filter(tournament=tournament).update(verdict=None)
+    page = superuser_client.get("/admin/appeals/appeal/?due=overdue").content.decode()
+    assert "result-list" in page or "result_list" in page
+    assert superuser_client.get("/admin/appeals/appeal/?due=soon").status_code == 200
