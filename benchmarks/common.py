@@ -4,7 +4,7 @@ Every script calls ``setup()`` before it imports anything from Django. It
 points the process at a benchmark database of its own so that no real data
 is touched:
 
-- ``DATABASE_URL`` names PostgreSQL: the database ``bench_portal`` (or
+- ``DATABASE_URL`` names PostgreSQL: the database ``bench_portal_<hash of the migrations>`` (or
   ``BENCH_DATABASE``) on the same server, created through the ``postgres``
   maintenance database when missing;
 - otherwise a fresh SQLite file in the temporary directory, removed at exit.
@@ -64,6 +64,18 @@ def ensure_postgres_database(url: str) -> None:
             conn.execute(f'CREATE DATABASE "{name}"')
 
 
+def schema_database_name() -> str:
+    """``bench_portal_<hash of the migrations>``: migrations are squashed while the project is young, so a
+    database migrated by an older initial migration must not be reused under the same name."""
+    import hashlib
+
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted(root.glob("*/migrations/0*.py")):
+        digest.update(path.read_bytes())
+    return f"bench_portal_{digest.hexdigest()[:10]}"
+
+
 def setup(*, migrate: bool = True) -> str:
     """Point the process at the benchmark database, set Django up, migrate; returns a description.
 
@@ -72,7 +84,7 @@ def setup(*, migrate: bool = True) -> str:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("LOG_LEVEL", "ERROR")
     if is_postgres_url(ORIGINAL_DATABASE_URL):
-        url = bench_database_url(ORIGINAL_DATABASE_URL, os.environ.get("BENCH_DATABASE", "bench_portal"))
+        url = bench_database_url(ORIGINAL_DATABASE_URL, os.environ.get("BENCH_DATABASE") or schema_database_name())
         ensure_postgres_database(url)
         os.environ["DATABASE_URL"] = url
         where = f"PostgreSQL database {urlparse(url).path.lstrip('/')} on {urlparse(url).hostname}"
