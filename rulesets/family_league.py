@@ -261,39 +261,70 @@ def _chosen_stage(facts: TournamentFacts, stage_key: str | None) -> Stage:
 
 
 class _Tally:
-    """One team's figures in one stage (FL-13..FL-18)."""
+    """One team's figures in one stage (FL-13..FL-18).
 
-    def __init__(self, team: str):
+    Seat points are added as integer units of ``denominator`` (exact, and cheap
+    for a league's 10^5 seats); penalties, which are few, stay fractions.
+    """
+
+    def __init__(self, team: str, denominator: int):
         self.team = team
-        self.seat_points = Fraction(0)
-        self.mafia_points = Fraction(0)
+        self.denominator = denominator
+        self.seat_units = 0
+        self.mafia_units = 0
         self.penalty_points = Fraction(0)
         self.games = 0
-        self.by_game: dict[int, Fraction] = defaultdict(Fraction)
+        self.units_by_game: dict[int, int] = defaultdict(int)
+        self.penalty_by_game: dict[int, Fraction] = defaultdict(Fraction)
+
+    @property
+    def seat_points(self) -> Fraction:
+        return Fraction(self.seat_units, self.denominator)
+
+    @property
+    def mafia_points(self) -> Fraction:
+        return Fraction(self.mafia_units, self.denominator)
 
     @property
     def points(self) -> Fraction:
         """Seat points minus penalty points (FL-13, FL-16, FL-18)."""
         return self.seat_points - self.penalty_points
 
+    def points_by_round(self, rounds: Sequence[int], rounded: dict[int, float]) -> list[float]:
+        """The team's points in each game, rounded; ``rounded`` memoises units -> figure across teams."""
+        out = []
+        for number in rounds:
+            units = self.units_by_game.get(number, 0)
+            penalty = self.penalty_by_game.get(number)
+            if penalty:
+                out.append(round2(Fraction(units, self.denominator) - penalty))
+                continue
+            figure = rounded.get(units)
+            if figure is None:
+                figure = rounded[units] = round2(Fraction(units, self.denominator))
+            out.append(figure)
+        return out
+
 
 def _tallies(stage_key: str, analysis: LeagueAnalysis, teams: Sequence[str]) -> dict[str, _Tally]:
-    tallies = {team: _Tally(team) for team in teams}
+    tallies = {team: _Tally(team, analysis.denominator) for team in teams}
     for judged in analysis.seats.get(stage_key, []):
         tally = tallies.get(judged.team)
-        if tally is None or not judged.scores:
+        if tally is None or judged.verdict != "scores":
             continue
-        tally.seat_points += judged.points
-        tally.mafia_points += judged.mafia_points
+        units = judged.units
+        tally.seat_units += units
+        if judged.side == "mafia":
+            tally.mafia_units += units
         tally.games += 1
-        tally.by_game[judged.game] += judged.points
+        tally.units_by_game[judged.game] += units
     for violation in analysis.violations:
         tally = tallies.get(violation.team)
         if tally is None or violation.stage != stage_key:
             continue
         tally.penalty_points += violation.points
         if violation.game is not None:
-            tally.by_game[violation.game] -= violation.points
+            tally.penalty_by_game[violation.game] += violation.points
     return tallies
 
 
@@ -303,7 +334,8 @@ def _fines_until(analysis: LeagueAnalysis, stage_key: str) -> list[Violation]:
     return [v for v in analysis.violations if STAGE_KEYS.index(v.stage) <= last]
 
 
-def _team_row(tally: _Tally, group: str | None, rounds: Sequence[int], fines: list[Violation]) -> TeamRow:
+def _team_row(tally: _Tally, group: str | None, rounds: Sequence[int], fines: list[Violation],
+              rounded: dict[int, float]) -> TeamRow:
     running = 0
     listed = []
     for violation in fines:
@@ -315,7 +347,7 @@ def _team_row(tally: _Tally, group: str | None, rounds: Sequence[int], fines: li
         tiebreaks={"mafia_points": tally.mafia_points},
         group=group,
         details={
-            "points_by_round": [round2(tally.by_game.get(number, Fraction(0))) for number in rounds],
+            "points_by_round": tally.points_by_round(rounds, rounded),
             "seat_points": round2(tally.seat_points),
             "penalty_points": round2(tally.penalty_points),
             "mafia_points": round2(tally.mafia_points),
@@ -400,7 +432,7 @@ def compute(facts: TournamentFacts, stage_key: str | None, now: dt.datetime) -> 
         "planned_games": planned_games(facts, stage.key),
         "complete": complete,
         "violations": [v.as_dict() for v in _fines_until(analysis, stage.key)],
-        "players": _player_details(analysis.seats.get(stage.key, [])),
+        "players": _player_details(analysis.seats.get(stage.key, []), analysis.denominator),
     })
     return standings
 
@@ -415,9 +447,10 @@ def _rows_for(stage: Stage, analysis: LeagueAnalysis, pools: Sequence[Pool],
     for violation in fines:
         by_team[violation.team].append(violation)
     out: dict[str | None, list[TeamRow]] = defaultdict(list)
+    rounded: dict[int, float] = {}
     for pool in pools:
         for team in pool.teams:
-            out[pool.name].append(_team_row(tallies[team], group_of(pool), rounds, by_team[team]))
+            out[pool.name].append(_team_row(tallies[team], group_of(pool), rounds, by_team[team], rounded))
     return out
 
 
@@ -531,16 +564,21 @@ def _players_who_played(analysis: LeagueAnalysis) -> dict[str, set[str]]:
 # --- details ----------------------------------------------------------------------------------------------
 
 
-def _player_details(seats: list[SeatJudgement]) -> list[dict[str, Any]]:
-    totals: dict[tuple[str, str], list] = {}
+def _player_details(seats: list[SeatJudgement], denominator: int) -> list[dict[str, Any]]:
+    """Each player's points, games and mafia points in the stage, best first (units of ``denominator``)."""
+    totals: dict[tuple[str, str], list[int]] = {}
     for judged in seats:
-        entry = totals.setdefault((judged.player, judged.team), [Fraction(0), 0, Fraction(0)])
-        entry[0] += judged.points
+        entry = totals.get((judged.player, judged.team))
+        if entry is None:
+            entry = totals[(judged.player, judged.team)] = [0, 0, 0]
+        entry[0] += judged.units
         entry[1] += 1
-        entry[2] += judged.mafia_points
+        if judged.side == "mafia":
+            entry[2] += judged.units
     return [
-        {"player": player, "team": team, "points": round2(points), "games": games, "mafia_points": round2(mp)}
-        for (player, team), (points, games, mp) in sorted(totals.items(), key=lambda kv: (-kv[1][0], kv[0]))
+        {"player": player, "team": team, "points": round2(Fraction(points, denominator)), "games": games,
+         "mafia_points": round2(Fraction(mafia, denominator))}
+        for (player, team), (points, games, mafia) in sorted(totals.items(), key=lambda kv: (-kv[1][0], kv[0]))
     ]
 
 

@@ -30,10 +30,12 @@ import datetime as dt
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
+from math import lcm
+from typing import NamedTuple
 
 from rulesets import mafia
 from rulesets.base import round2, to_fraction
-from rulesets.facts import SCORING_STATUSES, Game, Penalty, Seat, Stage, TournamentFacts
+from rulesets.facts import SCORING_STATUSES, SIDE_OF_ROLE, Game, Penalty, Seat, Stage, TournamentFacts
 from rulesets.family_league_settings import PointsTable, setting
 
 STAGE_ORDER = ("qualifying", "final")
@@ -57,9 +59,13 @@ class Pool:
     teams: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class SeatJudgement:
-    """How one seat was judged (FL-15) and what it earned (FL-13, FL-14)."""
+class SeatJudgement(NamedTuple):
+    """How one seat was judged (FL-15) and what it earned (FL-13, FL-14).
+
+    ``units`` is ``points`` counted in the analysis's common denominator
+    (``LeagueAnalysis.denominator``), so that a tournament's 10^5 seats add up
+    as integers and stay exact.
+    """
 
     stage: str
     game: int
@@ -70,6 +76,7 @@ class SeatJudgement:
     verdict: str
     points: Fraction
     reason: str
+    units: int = 0
 
     @property
     def scores(self) -> bool:
@@ -114,6 +121,7 @@ class LeagueAnalysis:
     games: dict[str, tuple[Game, ...]] = field(default_factory=dict)
     seats: dict[str, list[SeatJudgement]] = field(default_factory=dict)
     violations: list[Violation] = field(default_factory=list)
+    denominator: int = 1
 
 
 def ordered_stages(facts: TournamentFacts) -> list[Stage]:
@@ -200,16 +208,30 @@ def seat_value(seat: Seat, game: Game, table: PointsTable) -> tuple[Fraction, st
     return points, reason
 
 
+def common_denominator(facts: TournamentFacts, table: PointsTable) -> int:
+    """A denominator every seat's points can be written over (FL-13, FL-14).
+
+    A seat earns a table value (or a maniac's bonus plus kill points), cut by a
+    timeout to ``days/game_days`` of it: the product of the table's common
+    denominator and of every ``game_days`` of the tournament divides them all.
+    """
+    table_part = lcm(*(value.denominator for value in table.values()))
+    days_part = lcm(*{g.game_days for stage in facts.stages for g in stage.games if g.game_days}, 1)
+    return table_part * days_part
+
+
 class _Judge:
     """Judges seats in order of play, keeping every player's count of earlier seats (FL-5, FL-15)."""
 
     def __init__(self, facts: TournamentFacts):
         self.facts = facts
         self.table = PointsTable(facts.settings)
+        self.denominator = common_denominator(facts, self.table)
         self.limit = setting(facts.settings, "max_games_per_player")
         self.rosters = {t.name: set(t.players) for t in facts.teams}
         self.team_dq, self.player_dq = disqualification_times(facts)
         self.earlier: Counter[str] = Counter()
+        self.values: dict[tuple, tuple[Fraction, str, int]] = {}
 
     def teams_in_game(self, pool: Pool | None, game: Game) -> tuple[str, ...]:
         """The group's teams still in the tournament at the game (FL-15.4)."""
@@ -221,7 +243,7 @@ class _Judge:
         """Why the seat's player may not play this game for this team, or None (FL-15.2, FL-5, FL-6)."""
         if seat.player not in self.rosters.get(seat.team, ()):
             return f"{seat.player} is not on {seat.team}'s roster"
-        if in_force(self.player_dq, seat.player, game):
+        if self.player_dq and in_force(self.player_dq, seat.player, game):
             return f"{seat.player} is disqualified"
         if seat.fake_passport:
             return f"{seat.player} used a fake passport (FL-6)"
@@ -229,29 +251,42 @@ class _Judge:
             return f"{seat.player} already played {self.earlier[seat.player]} games, the limit is {self.limit} (FL-5)"
         return None
 
+    def value(self, seat: Seat, game: Game) -> tuple[Fraction, str, int]:
+        """``seat_value`` with its units, computed once per kind of seat (a league has few kinds)."""
+        key = (seat.role, game.outcome, seat.maniac_kills, seat.timed_out, seat.days_played, game.game_days)
+        known = self.values.get(key)
+        if known is None:
+            points, reason = seat_value(seat, game, self.table)
+            known = (points, reason, points.numerator * (self.denominator // points.denominator))
+            self.values[key] = known
+        return known
+
     def judge(self, stage: str, game: Game, teams: tuple[str, ...]) -> list[SeatJudgement]:
         """Judge the seats in the order the players joined (FL-15) and count them for the limit."""
         out: list[SeatJudgement] = []
         scoring_teams: set[str] = set()
+        number = game.number
+        zero = Fraction(0)
         for index, seat in enumerate(game.seats):
             problem = None
             if seat.team not in teams:
-                verdict, problem = "foreign_player", f"{seat.team} does not take part in game {game.number}"
+                verdict, problem = "foreign_player", f"{seat.team} does not take part in game {number}"
             elif (problem := self.unentitled(seat, game)) is not None:
                 verdict = "ineligible_player"
             elif seat.team in scoring_teams:
-                verdict, problem = "two_players", f"{seat.team} already has a player in game {game.number}"
+                verdict, problem = "two_players", f"{seat.team} already has a player in game {number}"
             else:
                 verdict = SCORES
                 scoring_teams.add(seat.team)
             if verdict == SCORES:
-                points, reason = seat_value(seat, game, self.table)
+                points, reason, units = self.value(seat, game)
             else:
-                points, reason = Fraction(0), f"{verdict} ({FL15_CODES[verdict]}): {problem}"
-            out.append(SeatJudgement(stage, game.number, index, seat.player, seat.team, seat.side, verdict,
-                                     points, reason))
+                points, reason, units = zero, f"{verdict} ({FL15_CODES[verdict]}): {problem}", 0
+            out.append(SeatJudgement(stage, number, index, seat.player, seat.team, SIDE_OF_ROLE[seat.role],
+                                     verdict, points, reason, units))
+        earlier = self.earlier
         for seat in game.seats:
-            self.earlier[seat.player] += 1
+            earlier[seat.player] += 1
         return out
 
 
@@ -262,7 +297,7 @@ def analyse(facts: TournamentFacts) -> LeagueAnalysis:
     nothing and the later fines are numbered without them.
     """
     judge = _Judge(facts)
-    analysis = LeagueAnalysis()
+    analysis = LeagueAnalysis(denominator=judge.denominator)
     for stage in ordered_stages(facts):
         pools = stage_pools(facts, stage)
         recorded = {g.number: g.status for g in stage.games}
@@ -297,7 +332,7 @@ def _seat_violations(stage: str, game: Game, judged: list[SeatJudgement]) -> lis
         Violation(stage=stage, game=game.number, team=j.team, kind=j.verdict, code=FL15_CODES[j.verdict],
                   points=VIOLATION_POINTS, player=j.player, seat=j.index, text=j.reason)
         for j in judged
-        if not j.scores
+        if j.verdict != SCORES
     ]
 
 

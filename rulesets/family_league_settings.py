@@ -229,6 +229,11 @@ class PointsTable:
         self.maniac_draw = to_fraction(merged["maniac"]["draw"])
         self.kills = tuple(to_fraction(v) for v in merged["maniac"]["kills"])
 
+    def values(self) -> tuple[Fraction, ...]:
+        """Every amount of the table (FL-13)."""
+        return (self.civilians_win, self.civilians_draw, self.mafia_win, self.mafia_draw, self.maniac_win,
+                self.maniac_draw, *self.kills)
+
     def kill_points(self, kills: int) -> Fraction:
         """Per kill 0.5, 0.4, then 0.3 for each further kill by default: the last entry repeats (FL-13)."""
         total = Fraction(0)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from rulesets.base import TeamRow
 from rulesets.family_league import rank_table
-from tests.rulesets.test_family_league_builder import document, export, final_stage, game, names, seat
+from tests.rulesets.test_family_league_builder import document, export, final_stage, game, names, seat, standings
 
 TEAMS = names(9)
 ROLES = ("civilian", "commissar", "doctor", "mafia", "don", "maniac")
@@ -95,3 +95,43 @@ def test_permuting_rows_never_changes_the_ranking(values, rng: random.Random):
     first = [(r.team, r.rank, r.separated_by) for r in rank_table(rows, {"T00"}, [("T03", "T01")])]
     second = [(r.team, r.rank, r.separated_by) for r in rank_table(shuffled, {"T00"}, [("T03", "T01")])]
     assert first == second
+
+
+decimals = st.integers(0, 300).map(lambda n: f"{n / 100:.2f}")
+table_strategy = st.fixed_dictionaries({
+    "civilians": st.fixed_dictionaries({"win": decimals, "draw": decimals}),
+    "mafia": st.fixed_dictionaries({"win": decimals, "draw": decimals}),
+    "maniac": st.fixed_dictionaries({"win": decimals, "draw": decimals,
+                                     "kills": st.lists(decimals, min_size=1, max_size=3)}),
+})
+days_game_strategy = st.tuples(st.sampled_from(OUTCOMES), st.integers(1, 9), st.lists(seat_strategy, max_size=12))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(days_game_strategy, max_size=6), table_strategy)
+def test_fl13_fl14_team_points_are_the_exact_sum_of_their_seats(games_spec, table):
+    """Seats add up in integer units of a common denominator: the totals equal a plain Fraction sum."""
+    from rulesets import interchange
+    from rulesets.family_league_games import PointsTable, analyse, seat_value
+
+    doc = _document(games_spec)
+    doc["tournament"]["settings"] = {"points_table": table}
+    facts = interchange.parse_document(doc)
+    analysis = analyse(facts)
+    expected: dict[str, Fraction] = {t: Fraction(0) for t in TEAMS}
+    mafia: dict[str, Fraction] = {t: Fraction(0) for t in TEAMS}
+    games = {g.number: g for g in facts.stages[0].games}
+    for judged in analysis.seats["final"]:
+        if judged.verdict != "scores":
+            continue
+        game_facts = games[judged.game]
+        value, _reason = seat_value(game_facts.seats[judged.index], game_facts, PointsTable(facts.settings))
+        assert judged.points == value == Fraction(judged.units, analysis.denominator)
+        expected[judged.team] += value
+        if judged.side == "mafia":
+            mafia[judged.team] += value
+    penalties = {t: sum((v.points for v in analysis.violations if v.team == t), Fraction(0)) for t in TEAMS}
+    rows = {r.team: r for r in standings(doc).teams}
+    for name in TEAMS:
+        assert rows[name].points == expected[name] - penalties[name]
+        assert rows[name].tiebreaks["mafia_points"] == mafia[name]
