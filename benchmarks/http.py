@@ -17,9 +17,14 @@ computed beforehand as the portal always has it:
    p50 / p95 latency, non-200 answers. Traffic goes to 127.0.0.1 only.
 
 The anonymous API throttle (600/minute an address) stays on: the load's
-requests claim 1,000 different player addresses (``X-Forwarded-For``, which
-the throttle keys on), as when hundreds of players open the table in the same
-minute, so each makes only a few requests. Static files are not requested. Goal: >= 800 requests/s for the JSON.
+requests claim 1,000 different player addresses in ``X-Forwarded-For``, as a
+reverse proxy in front of the portal would append them when hundreds of
+players open the table in the same minute, so each makes only a few requests.
+gunicorn runs with ``DJANGO_NUM_PROXIES=1`` (one trusted proxy), so the
+throttle keys on the last address of that header, as in production behind one
+proxy; with the default 0 it would key on 127.0.0.1 and answer 429 after 600
+requests, which the table's "not 200/304" column would show. Static files are
+not requested. Goal: >= 800 requests/s for the JSON.
 Without PostgreSQL and Redis the same runs on SQLite with the local-memory
 cache, and the script says that the real-services figures were skipped.
 """
@@ -66,8 +71,9 @@ def load(port: int, path: str, requests: int, concurrency: int, seconds: float,
          headers: dict[str, str] | None = None, players: int = PLAYERS) -> dict:
     """GET ``path`` ``requests`` times from ``concurrency`` threads, one keep-alive connection each.
 
-    Request ``i`` claims to come from player ``i % players`` (``X-Forwarded-For``), as when hundreds of
-    players open the table in the same minute; the API's anonymous throttle keys on that address.
+    Request ``i`` claims to come from player ``i % players`` (``X-Forwarded-For``, as one reverse proxy
+    appends it), as when hundreds of players open the table in the same minute; with the server's
+    ``DJANGO_NUM_PROXIES=1`` the API's anonymous throttle keys on that address.
     Stops early at ``seconds``. Returns counts, the wall time and the latencies.
     """
     latencies: list[float] = []
@@ -167,8 +173,10 @@ def free_port() -> int:
 
 def start_server(port: int, workers: int, threads: int, log_path: str) -> subprocess.Popen:
     env = common.database_env()
+    # DJANGO_NUM_PROXIES=1: the load plays the one reverse proxy, appending each player's address to
+    # X-Forwarded-For; the anonymous throttle keys on it (with 0 every request would be 127.0.0.1's)
     env.update({"DJANGO_DEBUG": "False", "SECRET_KEY": "benchmark-only-" + "x" * 40, "SECURE_SSL_REDIRECT": "False",
-                "LOG_LEVEL": "ERROR"})
+                "LOG_LEVEL": "ERROR", "DJANGO_NUM_PROXIES": "1"})
     log = open(log_path, "ab")  # noqa: SIM115 - closed when the server stops
     process = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "benchmarks.http:wsgi_application()", "--bind", f"{HOST}:{port}",

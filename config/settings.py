@@ -193,6 +193,10 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.AnonRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"anon": os.environ.get("ANON_THROTTLE", "600/minute")},
+    # Reverse proxies in front of the portal, each appending the address it saw to X-Forwarded-For: the
+    # anonymous throttle keys on the address that many entries from the end. 0 (the default) trusts no
+    # X-Forwarded-For and keys on REMOTE_ADDR, so a client cannot dodge the throttle by inventing addresses.
+    "NUM_PROXIES": int(os.environ.get("DJANGO_NUM_PROXIES", "0")),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tournament portal API",
@@ -228,3 +232,6 @@ LOGGING = {
 
 # Seconds a recompute waits in the queue so that a burst of saves coalesces into one job.
 RECOMPUTE_COUNTDOWN = float(os.environ.get("RECOMPUTE_COUNTDOWN", "0.2"))
+# scoring.game_cache: each process keeps the game facts of this many large tournaments (0: off)
+FACTS_CACHE_TOURNAMENTS = int(os.environ.get("FACTS_CACHE_TOURNAMENTS", "4"))
+FACTS_CACHE_MIN_GAMES = int(os.environ.get("FACTS_CACHE_MIN_GAMES", "200"))

@@ -11,6 +11,14 @@ answer ``If-None-Match`` / ``If-Modified-Since`` with 304. The rendered body
 is cached by (tournament, stage, facts version, format) in Django's cache, so
 a repeated request costs one small query; a snapshot due for a re-check (an
 appeal window closing) is cached only until then.
+
+In front of Django's cache each process keeps the last ``LOCAL_ENTRIES``
+rendered bodies (``local_cache``, a bounded LRU) under the same key: a
+repeated request of an unchanged table then costs the one query for the
+tournament row (which holds the facts version, so an entry can never be served
+for a newer version) and no round trip to Redis for the body. An entry keeps
+the re-check moment as its expiry. This is a cache of derived data, never the
+only copy: any number of processes may run, each with its own.
 """
 
 from __future__ import annotations
@@ -19,6 +27,9 @@ import calendar
 import hashlib
 import json
 import logging
+import threading
+import time
+from collections import OrderedDict
 from typing import Any
 
 from django.conf import settings
@@ -44,6 +55,8 @@ log = logging.getLogger(__name__)
 
 CACHE_PREFIX = "api-standings"
 CACHE_SECONDS = 24 * 3600
+LOCAL_ENTRIES = 256  # rendered bodies each process keeps (a few KB each for JSON)
+LOCAL_MAX_BODY = 1024 * 1024  # larger bodies (a huge XLSX) are left to Django's cache only
 RETRY_AFTER_SECONDS = 5
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 CONTENT_TYPES = {"json": "application/json", "csv": "text/csv; charset=utf-8", "xlsx": XLSX_TYPE}
@@ -66,6 +79,55 @@ class XLSXRenderer(BaseRenderer):
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
         return data if isinstance(data, bytes) else json.dumps(data).encode()
+
+
+class LocalCache:
+    """A small thread-safe LRU of cache entries, each with its own expiry (a ``time.time()`` moment)."""
+
+    def __init__(self, max_entries: int = LOCAL_ENTRIES) -> None:
+        self.max_entries = max_entries
+        self._entries: OrderedDict[str, tuple[float, dict[str, Any]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str, now: float | None = None) -> dict[str, Any] | None:
+        now = time.time() if now is None else now
+        with self._lock:
+            item = self._entries.get(key)
+            if item is None:
+                return None
+            if item[0] <= now:
+                del self._entries[key]
+                return None
+            self._entries.move_to_end(key)
+            return item[1]
+
+    def set(self, key: str, entry: dict[str, Any], expires: float) -> None:
+        if self.max_entries <= 0 or len(entry.get("body") or b"") > LOCAL_MAX_BODY:
+            return
+        with self._lock:
+            self._entries[key] = (expires, entry)
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.max_entries:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._entries
+
+
+local_cache = LocalCache()
+
+
+def entry_expires(entry: dict[str, Any], now: float) -> float:
+    """Until when an entry may be served: its re-check moment, at most ``CACHE_SECONDS`` from now."""
+    limit = now + CACHE_SECONDS
+    return limit if entry["recheck_at"] is None else min(limit, entry["recheck_at"])
 
 
 def cache_key(tournament: Tournament, stage_key: str, fmt: str) -> str:
@@ -154,9 +216,14 @@ class StandingsView(APIView):
         if tournament is None:
             return Response({"detail": _("No tournament %(slug)r.") % {"slug": slug}}, status=404)
         key = cache_key(tournament, stage_key, fmt)
-        entry = cache.get(key)
-        if entry is not None and entry["recheck_at"] is not None and entry["recheck_at"] <= timezone.now().timestamp():
-            entry = None
+        now = timezone.now().timestamp()
+        entry = local_cache.get(key, now)
+        if entry is None:
+            entry = cache.get(key)
+            if entry is not None and entry["recheck_at"] is not None and entry["recheck_at"] <= now:
+                entry = None
+            if entry is not None:
+                local_cache.set(key, entry, entry_expires(entry, now))
         outdated = False
         if entry is None:
             if stage_key and not Stage.objects.filter(tournament_id=tournament.pk, key=stage_key).exists():
@@ -174,6 +241,7 @@ class StandingsView(APIView):
             outdated = snap.facts_version < tournament.facts_version
             if not outdated and not snap.stale:
                 cache.set(key, entry, self._cache_seconds(snap))
+                local_cache.set(key, entry, entry_expires(entry, now))
         not_modified = get_conditional_response(request, etag=entry["etag"], last_modified=entry["last_modified"])
         if isinstance(not_modified, HttpResponseNotModified):
             not_modified["ETag"] = entry["etag"]

@@ -32,12 +32,22 @@ class _Dispatch:
         enqueue_recompute(self.tournament_id)
 
 
-def mark_changed(tournament_id: int, *, bump: bool = True) -> None:
-    """Record that the facts of a tournament changed and schedule its recompute."""
-    from tournaments.models import Tournament
+def mark_changed(tournament_id: int, *, bump: bool = True, game_id: int | None = None) -> None:
+    """Record that the facts of a tournament changed and schedule its recompute.
 
-    if bump:
+    ``game_id``: the change touched that game only (the game row, its seats,
+    no-show eliminations or absent teams); its ``revision`` is bumped and the
+    other games' facts stay valid for the loader's cache (``scoring.game_cache``).
+    Any other change bumps ``head_version``, which invalidates every cached game.
+    """
+    from tournaments.models import Game, Tournament
+
+    if bump and game_id is not None:
         Tournament.objects.filter(pk=tournament_id).update(facts_version=F("facts_version") + 1)
+        Game.objects.filter(pk=game_id).update(revision=F("revision") + 1)
+    elif bump:
+        Tournament.objects.filter(pk=tournament_id).update(facts_version=F("facts_version") + 1,
+                                                           head_version=F("head_version") + 1)
     pending = getattr(connection, "run_on_commit", [])
     if connection.in_atomic_block and any(
         isinstance(func, _Dispatch) and func.tournament_id == tournament_id for _sids, func, _robust in pending

@@ -2,15 +2,20 @@
 
 The number of queries does not depend on the number of games, seats, tours
 or teams (a test holds it): every table is read once, as plain tuples, and
-the ``rulesets.facts`` dataclasses are assembled in memory.
+the ``rulesets.facts`` dataclasses are assembled in memory. The games a
+process read last are kept (``scoring.game_cache``): of a large league only
+the games that changed since are read again.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 
+from django.db.models import Q
+
 from appeals.models import Appeal, Decision
 from rulesets import facts as F
+from scoring import game_cache
 from tournaments.models import (
     Game,
     GroupTeam,
@@ -28,6 +33,7 @@ from tournaments.models import (
     Withdrawal,
 )
 
+STALE_GAMES_READ_BY_ID = 500  # more changed games than this: read the whole tournament
 FACT_VERDICT = {"partly": "accepted"}  # a partly upheld appeal changes the facts as an accepted one
 
 
@@ -58,7 +64,7 @@ def load_facts(tournament: Tournament) -> F.TournamentFacts:
             groups[stage_id].append((gname, group_index[group_id]))
         group_index[group_id].append(team_name[team_id])
 
-    games_by_stage = _load_games(tid, team_name)
+    games_by_stage = _load_games(tournament, team_name)
     tours_by_stage = _load_tours(tid, team_name)
 
     stage_facts = tuple(
@@ -130,9 +136,32 @@ def load_facts(tournament: Tournament) -> F.TournamentFacts:
     )
 
 
-def _load_games(tid: int, team_name: dict[int, str]) -> dict[int, list[F.Game]]:
+def _load_games(tournament: Tournament, team_name: dict[int, str]) -> dict[int, list[F.Game]]:
+    """Every game of the tournament, read again only where its header changed (``scoring.game_cache``)."""
+    tid = tournament.pk
+    headers = list(Game.objects.filter(stage__tournament_id=tid).order_by("stage_id", "id").values_list(
+        "id", "stage_id", "revision", "number", "status"))
+    cached = game_cache.cached_games(tournament)
+    stale = [row[0] for row in headers if row[0] not in cached or cached[row[0]][0] != row]
+    if len(stale) > STALE_GAMES_READ_BY_ID or len(stale) == len(headers):
+        fresh = _read_games(Q(game__stage__tournament_id=tid), Q(stage__tournament_id=tid), team_name)
+    elif stale:
+        fresh = _read_games(Q(game_id__in=stale), Q(pk__in=stale), team_name)
+    else:
+        fresh = {}
+    games: dict[int, list[F.Game]] = defaultdict(list)
+    keep: dict[int, tuple[tuple, F.Game]] = {}
+    for row in headers:
+        game = fresh[row[0]] if row[0] in fresh else cached[row[0]][1]
+        games[row[1]].append(game)
+        keep[row[0]] = (row, game)
+    game_cache.remember(tournament, keep)
+    return games
+
+
+def _read_games(by_game: Q, own: Q, team_name: dict[int, str]) -> dict[int, F.Game]:
     seats: dict[int, list[F.Seat]] = defaultdict(list)
-    for row in Seat.objects.filter(game__stage__tournament_id=tid).order_by("game_id", "order").values_list(
+    for row in Seat.objects.filter(by_game).order_by("game_id", "order").values_list(
             "game_id", "player__nick", "team_id", "role", "stats", "timed_out", "days_played", "maniac_kills",
             "in_final_phase", "fake_passport"):
         game_id, nick, team_id, role, stats, timed_out, days_played, kills, final_phase, fake = row
@@ -141,24 +170,22 @@ def _load_games(tid: int, team_name: dict[int, str]) -> dict[int, list[F.Game]]:
                                      in_final_phase=final_phase, fake_passport=fake))
     absent: dict[int, list[str]] = defaultdict(list)
     through = Game.absent_teams.through
-    for game_id, team_id in through.objects.filter(game__stage__tournament_id=tid).order_by("id").values_list(
-            "game_id", "team_id"):
+    for game_id, team_id in through.objects.filter(by_game).order_by("id").values_list("game_id", "team_id"):
         absent[game_id].append(team_name[team_id])
     no_shows: dict[int, list[tuple[str, str]]] = defaultdict(list)
-    for game_id, team_id, nick in NoShowElimination.objects.filter(game__stage__tournament_id=tid).order_by(
-            "id").values_list("game_id", "team_id", "player__nick"):
+    for game_id, team_id, nick in NoShowElimination.objects.filter(by_game).order_by("id").values_list(
+            "game_id", "team_id", "player__nick"):
         no_shows[game_id].append((team_name[team_id], nick))
-    games: dict[int, list[F.Game]] = defaultdict(list)
-    for row in Game.objects.filter(stage__tournament_id=tid).order_by("stage_id", "id").values_list(
-            "id", "stage_id", "number", "status", "outcome", "group_label", "round", "scheduled_at", "omon",
-            "game_days", "link"):
-        gid, stage_id, number, status, outcome, group, rnd, scheduled_at, omon, game_days, link = row
-        games[stage_id].append(F.Game(
+    games: dict[int, F.Game] = {}
+    for row in Game.objects.filter(own).values_list(
+            "id", "number", "status", "outcome", "group_label", "round", "scheduled_at", "omon", "game_days", "link"):
+        gid, number, status, outcome, group, rnd, scheduled_at, omon, game_days, link = row
+        games[gid] = F.Game(
             number=number, status=status, outcome=outcome, group=group or None, round=rnd,
             scheduled_at=scheduled_at, omon=omon, game_days=game_days, link=link or None,
             absent_teams=tuple(absent.get(gid, ())), no_show_eliminated=tuple(no_shows.get(gid, ())),
             seats=tuple(seats.get(gid, ())),
-        ))
+        )
     return games
 
 

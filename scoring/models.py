@@ -22,6 +22,9 @@ class StandingsSnapshot(models.Model):
     error = models.TextField(_("last error"), blank=True)
     export = models.JSONField(_("export document"))
     details = models.JSONField(_("details"), default=dict)
+    # What the tournament page shows (scoring.serialize.page_summary of ``details``): small at any size, so the
+    # page reads it with ``.defer("details")``. None in rows stored before it existed (the page derives it then).
+    summary = models.JSONField(_("page summary"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("standings snapshot")

@@ -1,4 +1,10 @@
-"""JSON-safe figures of a computation that pages show beside the export."""
+"""JSON-safe figures of a computation that pages show beside the export.
+
+``standings_details`` is everything a computation explains (``StandingsSnapshot.details``:
+at 10,000 games mostly the per-round lists of every team). ``page_summary`` is
+the small part of it that the tournament page shows (``StandingsSnapshot.summary``):
+its size does not grow with the number of games.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from rulesets.base import Standings, round2
+from tournaments.views_chart import chart_summary
 
 
 def jsonable(value: Any) -> Any:
@@ -39,3 +46,56 @@ def standings_details(standings: Standings) -> dict[str, Any]:
         "notes": list(standings.notes),
         "details": jsonable(standings.details),
     }
+
+
+SUMMARY_VERSION = 1
+ROUND_LISTS = "_by_round"  # team details keys ending so hold one value per round (per game in a league)
+
+
+def page_summary(details: dict[str, Any]) -> dict[str, Any]:
+    """What the tournament page shows of a snapshot's ``details``, with the chart already sampled.
+
+    - ``teams``: each details row (team, rank, group, separated_by) with its ``details`` minus the
+      per-round lists (``*_by_round``);
+    - ``notes``; ``class_balance`` (class_balanced, CB-7);
+    - ``still_in``: players still in per team after each tour (elimination_gp, GP-10..GP-13), or None;
+    - ``chart``: ``tournaments.views_chart.chart_summary`` of the teams' ``points_by_round`` in the order
+      the page lists them (group by group), or None.
+    Pure: the same details always give the same summary.
+    """
+    details = details if isinstance(details, dict) else {}
+    rows = [row for row in details.get("teams") or [] if isinstance(row, dict)]
+    extra = details.get("details") if isinstance(details.get("details"), dict) else {}
+    rounds = extra.get("rounds") if isinstance(extra.get("rounds"), list) else []
+    teams = []
+    for row in rows:
+        teams.append({"team": row.get("team"), "rank": row.get("rank"), "group": row.get("group"),
+                      "separated_by": row.get("separated_by"),
+                      "details": {k: v for k, v in _figures(row).items() if not str(k).endswith(ROUND_LISTS)}})
+    by_group: dict[Any, list[dict[str, Any]]] = {}
+    for row in rows:
+        by_group.setdefault(row.get("group"), []).append(row)
+    series = [(row.get("team"), _figures(row).get("points_by_round") or [])
+              for group in by_group.values() for row in group]
+    return {
+        "version": SUMMARY_VERSION,
+        "teams": teams,
+        "notes": list(details.get("notes") or []),
+        "chart": chart_summary(series, rounds) if any(values for _team, values in series) else None,
+        "class_balance": extra.get("class_balance") or None,
+        "still_in": _still_in(rows, rounds),
+    }
+
+
+def _figures(row: dict[str, Any]) -> dict[str, Any]:
+    figures = row.get("details")
+    return figures if isinstance(figures, dict) else {}
+
+
+def _still_in(rows: list[dict[str, Any]], rounds: list) -> dict[str, Any] | None:
+    """elimination_gp: players still in per team after every tour (a GP stage has a few dozen tours at most)."""
+    out = [{"team": row.get("team"), "counts": _figures(row).get("remaining_by_round"),
+            "names": _figures(row).get("remaining") or []} for row in rows]
+    if not out or all(row["counts"] is None for row in out):
+        return None
+    return {"tours": rounds, "rows": out}

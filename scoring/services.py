@@ -15,9 +15,10 @@ from django.utils import timezone
 import rulesets
 from rulesets.facts import TournamentFacts
 from rulesets.interchange import export_standings
+from scoring import game_cache
 from scoring.loader import load_facts
 from scoring.models import RecomputeRun, StandingsSnapshot
-from scoring.serialize import standings_details
+from scoring.serialize import page_summary, standings_details
 from tournaments.models import Tournament
 
 log = logging.getLogger(__name__)
@@ -78,6 +79,8 @@ def recompute(tournament_id: int, *, now: dt.datetime | None = None, force: bool
     if not force and current is not None and current[0] >= version and not current[2] and (
             current[1] is None or current[1] > now):
         return False
+    if force:
+        game_cache.forget(tournament_id)
     run = RecomputeRun.objects.create(tournament_id=tournament_id, facts_version=version, started_at=now)
     StandingsSnapshot.objects.filter(tournament_id=tournament_id, facts_version__lt=version).update(stale=True)
     try:
@@ -127,12 +130,18 @@ def _probe_appeal(stage_key: str, tour: int):
     return Appeal(kind="removal", filed_at=timezone.now(), stage=stage_key, tour=tour, question=1)
 
 
+SNAPSHOT_FIELDS = ("facts_version", "ruleset_version", "computed_at", "recheck_at", "stale", "error", "export",
+                   "details", "summary")
+
+
 @transaction.atomic
 def store(tournament: Tournament, computed: list[Computed], now: dt.datetime,
           recheck_at: dt.datetime | None) -> None:
+    """Write the snapshots; the rows are locked, not read (their details are large and about to be replaced)."""
     existing = {s.stage_key: s for s in StandingsSnapshot.objects.select_for_update().filter(
-        tournament=tournament)}
+        tournament=tournament).only("pk", "tournament_id", "stage_key", "facts_version")}
     keep = {c.stage_key for c in computed}
+    summaries: dict[int, dict[str, Any]] = {}
     for item in computed:
         snap = existing.get(item.stage_key)
         if snap is not None and snap.facts_version > tournament.facts_version:
@@ -147,7 +156,10 @@ def store(tournament: Tournament, computed: list[Computed], now: dt.datetime,
         snap.error = ""
         snap.export = item.export
         snap.details = item.details
-        snap.save()
+        if id(item.details) not in summaries:
+            summaries[id(item.details)] = page_summary(item.details)
+        snap.summary = summaries[id(item.details)]
+        snap.save(update_fields=SNAPSHOT_FIELDS if snap.pk else None)
     StandingsSnapshot.objects.filter(tournament=tournament).exclude(stage_key__in=keep).exclude(
         facts_version__gt=tournament.facts_version).delete()
 

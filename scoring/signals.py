@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models.signals import m2m_changed, post_delete, post_save
+from django.db.models.signals import m2m_changed, post_delete, post_save, pre_save
 
 from scoring.changes import mark_changed, tracking_suspended
 
@@ -21,12 +21,23 @@ def _tournament_id(instance) -> int | None:
     return None
 
 
+def _game_id(instance) -> int | None:
+    """The game whose facts alone the change touched, or None (then every cached game is invalid)."""
+    from tournaments.models import Game, NoShowElimination, Seat
+
+    if isinstance(instance, Game):
+        return instance.pk
+    if isinstance(instance, (Seat, NoShowElimination)):
+        return instance.game_id
+    return None
+
+
 def _on_change(sender, instance, raw=False, **kwargs) -> None:
     if raw or getattr(instance, "_skip_recompute", False) or tracking_suspended():
         return
     tournament_id = _tournament_id(instance)
     if tournament_id is not None:
-        mark_changed(tournament_id)
+        mark_changed(tournament_id, game_id=_game_id(instance))
 
 
 def connect() -> None:
@@ -42,8 +53,33 @@ def connect() -> None:
         model = apps.get_model(label)
         post_save.connect(_on_change, sender=model, dispatch_uid=f"recompute-save-{label}")
         post_delete.connect(_on_change, sender=model, dispatch_uid=f"recompute-delete-{label}")
+    player = apps.get_model("accounts.Player")
+    pre_save.connect(_remember_nick, sender=player, dispatch_uid="recompute-nick-before")
+    post_save.connect(_on_nick_change, sender=player, dispatch_uid="recompute-nick-after")
     for through in (Game.absent_teams.through, Tour.absent.through, Appeal.credited_teams.through):
         m2m_changed.connect(_on_m2m, sender=through, dispatch_uid=f"recompute-m2m-{through.__name__}")
+
+
+def _remember_nick(sender, instance, raw=False, **kwargs) -> None:
+    if raw or instance.pk is None:
+        return
+    instance._nick_before = sender.objects.filter(pk=instance.pk).values_list("nick", flat=True).first()
+
+
+def _on_nick_change(sender, instance, raw=False, created=False, **kwargs) -> None:
+    """A renamed player changes the facts of every tournament that names them (seats, rosters, penalties)."""
+    before = getattr(instance, "_nick_before", None)
+    if raw or created or before is None or before == instance.nick or tracking_suspended():
+        return
+    from tournaments.models import Tournament
+
+    lookups = ("participants__player", "teams__roster__player", "stages__games__seats__player",
+               "stages__games__no_show_eliminations__player", "penalties__player", "decisions__player")
+    named: set[int] = set()
+    for lookup in lookups:
+        named.update(Tournament.objects.filter(**{lookup: instance}).values_list("pk", flat=True))
+    for tournament_id in sorted(named):
+        mark_changed(tournament_id)
 
 
 def _on_m2m(sender, instance, action, **kwargs) -> None:

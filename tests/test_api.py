@@ -9,20 +9,26 @@ from __future__ import annotations
 
 import copy
 import csv
+import datetime as dt
 import io
 import json
+import os
+import types
 
 import pytest
 from django.apps import apps
 from django.core.cache import cache
+from django.utils import timezone
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+from rest_framework.throttling import AnonRateThrottle
 
 from accounts.models import Role, TournamentRole
 from appeals.models import Appeal
+from scoring import api as standings_api
 from scoring.models import StandingsSnapshot
 from scoring.services import recompute
 from tests.conftest import example
@@ -314,6 +320,141 @@ def test_repeated_standings_requests_are_served_from_the_cache(client, chgk, dja
     with django_assert_max_num_queries(1):
         again = client.get(f"{API}/tournaments/mubk-spring/standings/")
     assert again.content == first.content
+
+
+class _CacheSpy:
+    """Django's cache as ``scoring.api`` sees it, recording the keys of the rendered standings it reads and writes."""
+
+    def __init__(self):
+        self.calls: list[tuple[str, str]] = []
+
+    def get(self, key, *args, **kwargs):
+        self.calls.append(("get", key))
+        return cache.get(key, *args, **kwargs)
+
+    def set(self, key, *args, **kwargs):
+        self.calls.append(("set", key))
+        return cache.set(key, *args, **kwargs)
+
+
+def test_a_repeated_request_costs_one_query_and_no_cache_round_trip_for_the_body(client, chgk, monkeypatch,
+                                                                                  django_assert_num_queries):
+    """Issue 7: the per-process LRU (scoring.api.local_cache) answers before Redis; the facts version is read."""
+    spy = _CacheSpy()
+    monkeypatch.setattr(standings_api, "cache", spy)
+    path = f"{API}/tournaments/mubk-spring/standings/"
+    with django_assert_num_queries(2):  # the tournament, its snapshot
+        first = client.get(path)
+    assert [call for call, _key in spy.calls] == ["get", "set"]
+    spy.calls.clear()
+    for _ in range(3):
+        with django_assert_num_queries(1):  # the tournament (its facts version) only
+            again = client.get(path)
+        assert again.content == first.content and again["ETag"] == first["ETag"]
+    assert spy.calls == [], "the body came from the process, not from Django's cache"
+    with django_assert_num_queries(1):
+        not_modified = client.get(path, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert not_modified.status_code == 304 and spy.calls == []
+
+    standings_api.local_cache.clear()  # another process: its first request reads Django's cache once, then keeps the body
+    with django_assert_num_queries(1):
+        assert client.get(path).content == first.content
+    with django_assert_num_queries(1):
+        assert client.get(path).content == first.content
+    assert [call for call, _key in spy.calls] == ["get"]
+
+
+def test_a_new_facts_version_is_served_at_once_despite_the_process_cache(client, chgk, monkeypatch):
+    path = f"{API}/tournaments/mubk-spring/standings/"
+    first = client.get(path)
+    assert int(first["X-Facts-Version"]) == chgk.facts_version and len(standings_api.local_cache) == 1
+    mask = Mask.objects.filter(tour__stage__tournament=chgk).first()
+    mask.mask = "1" * len(mask.mask)
+    mask.save()  # bumps the facts version; the recompute has not run yet
+    version = Tournament.objects.get(pk=chgk.pk).facts_version
+    assert version > chgk.facts_version
+    monkeypatch.setattr("scoring.changes.enqueue_recompute", lambda tournament_id: None)  # the worker is busy
+    pending = client.get(path)
+    assert pending["X-Standings-Outdated"] == "1", "never the process's entry of the older version as current"
+    recompute(chgk.pk)
+    current = client.get(path)
+    assert current.status_code == 200 and "X-Standings-Outdated" not in current
+    assert int(current["X-Facts-Version"]) == version
+    assert current["ETag"] != first["ETag"] and current.json() == snapshot(chgk).export
+
+
+def test_the_process_cache_keeps_an_entry_only_until_the_snapshot_is_due_for_a_recheck(client, chgk, monkeypatch,
+                                                                                       django_assert_num_queries):
+    """A snapshot due for a re-check (an appeal window closing) is cached until then, in the process too."""
+    start = timezone.now()
+    recheck = start + dt.timedelta(hours=1)
+    StandingsSnapshot.objects.filter(tournament=chgk).update(recheck_at=recheck)
+    clock = {"now": start}
+    monkeypatch.setattr(standings_api, "timezone", types.SimpleNamespace(now=lambda: clock["now"]))
+    path = f"{API}/tournaments/mubk-spring/standings/"
+    first = client.get(path)
+    key = standings_api.cache_key(Tournament.objects.get(pk=chgk.pk), "", "json")
+    local = standings_api.local_cache
+    assert key in local
+    assert local.get(key, recheck.timestamp() - 1) is not None
+    assert local.get(key, recheck.timestamp()) is None, "the entry expires at the re-check moment"
+
+    first = client.get(path)  # cached again (Django's cache still had it)
+    changed = snapshot(chgk)
+    changed.export["final"] = True  # what a recheck at the same facts version may store
+    changed.save()
+    clock["now"] = recheck - dt.timedelta(minutes=1)
+    with django_assert_num_queries(1):
+        assert client.get(path).content == first.content
+    clock["now"] = recheck + dt.timedelta(seconds=1)
+    with django_assert_num_queries(2):  # the entries are due: the snapshot is read again
+        after = client.get(path)
+    assert after.json()["final"] is True
+
+
+def test_the_process_cache_is_a_bounded_lru():
+    assert standings_api.local_cache.max_entries == standings_api.LOCAL_ENTRIES == 256
+    lru = standings_api.LocalCache(max_entries=3)
+    for key in "abc":
+        lru.set(key, {"body": key.encode()}, expires=100.0)
+    assert lru.get("a", now=1.0) == {"body": b"a"}  # "a" is now the most recently used
+    lru.set("d", {"body": b"d"}, expires=100.0)
+    assert len(lru) == 3 and "b" not in lru and all(k in lru for k in "acd")
+    for number in range(1000):
+        lru.set(f"k{number}", {"body": b"x"}, expires=100.0)
+    assert len(lru) == 3 and all(f"k{n}" in lru for n in (997, 998, 999))
+    assert lru.get("k999", now=100.0) is None and "k999" not in lru, "expired entries are dropped"
+    lru.set("huge", {"body": b"x" * (2 * 1024 * 1024)}, expires=100.0)
+    assert "huge" not in lru, "a body over LOCAL_MAX_BODY stays in Django's cache only"
+
+
+@pytest.fixture
+def three_a_minute(monkeypatch):
+    """The anonymous throttle at 3 requests a minute (DRF reads the rates once, into the class)."""
+    monkeypatch.setattr(AnonRateThrottle, "THROTTLE_RATES", {"anon": "3/minute"})
+
+
+def test_without_trusted_proxies_x_forwarded_for_cannot_dodge_the_anonymous_throttle(client, chgk, settings,
+                                                                                     three_a_minute):
+    if "DJANGO_NUM_PROXIES" not in os.environ:
+        assert settings.REST_FRAMEWORK["NUM_PROXIES"] == 0, "the default trusts no X-Forwarded-For"
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 0}
+    path = f"{API}/tournaments/mubk-spring/standings/"
+    statuses = [client.get(path, HTTP_X_FORWARDED_FOR=f"10.0.0.{n}", REMOTE_ADDR="192.0.2.1").status_code
+                for n in range(1, 6)]
+    assert statuses == [200, 200, 200, 429, 429]
+    assert client.get(path, REMOTE_ADDR="192.0.2.2").status_code == 200, "another connection has its own quota"
+
+
+def test_behind_one_proxy_the_throttle_keys_on_the_address_the_proxy_appended(client, chgk, settings,
+                                                                             three_a_minute):
+    """DJANGO_NUM_PROXIES=1 (benchmarks/http.py): the last X-Forwarded-For address is the client's."""
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    path = f"{API}/tournaments/mubk-spring/standings/"
+    statuses = [client.get(path, HTTP_X_FORWARDED_FOR=f"198.51.100.{n}, 10.0.0.7", REMOTE_ADDR="127.0.0.1")
+                .status_code for n in range(1, 6)]
+    assert statuses == [200, 200, 200, 429, 429], "an invented first address changes nothing"
+    assert client.get(path, HTTP_X_FORWARDED_FOR="10.0.0.8", REMOTE_ADDR="127.0.0.1").status_code == 200
 
 
 def test_outdated_snapshot_is_served_and_a_recompute_enqueued(client, chgk, monkeypatch):

@@ -16,12 +16,13 @@ from accounts.models import Player
 from appeals.models import Appeal
 from scoring.loader import load_facts
 from scoring.models import StandingsSnapshot
+from scoring.serialize import page_summary
 from scoring.services import compute_all, next_recheck, store
 from tournaments.demo import demo_chgk_season
 from tournaments.importer import import_document
 from tournaments.models import Game, Seat, Team, Tour, Tournament
 from tournaments.synthetic import chgk_season, mafia_league
-from tournaments.views_chart import build_chart, sample_indexes
+from tournaments.views_chart import build_chart, draw_chart, sample_indexes
 from tournaments.views_standings import place_labels
 
 pytestmark = pytest.mark.django_db
@@ -171,6 +172,7 @@ def test_place_labels_make_ranges_only_for_shared_ranks():
 def test_the_tie_break_that_separated_a_row_is_named_in_a_column_and_tooltip(client, chgk, language, expected):
     snapshot = StandingsSnapshot.objects.get(tournament=chgk, stage_key="")
     snapshot.details["teams"][3]["separated_by"] = "correct_answers"
+    snapshot.summary = page_summary(snapshot.details)  # as scoring.services.store keeps them together
     snapshot.save()
     html = text(get(client, chgk.get_absolute_url(), language))
     rows = section(html, "standings-heading").split("<tr")
@@ -226,6 +228,122 @@ def test_a_long_league_chart_is_sampled_to_a_fixed_size():
     assert len(chart.lines[0].points.split()) <= 61
     assert chart.lines[0].total == 5000
     assert sample_indexes(10, 60) == list(range(10))
+
+
+def _build_chart_before_the_summary(series, rounds):
+    """``tournaments.views_chart.build_chart`` as it was before the chart was sampled at store time (verbatim)."""
+    from tournaments.views_chart import (
+        MAX_LINES,
+        PALETTE,
+        Chart,
+        Line,
+        Tick,
+        _cumulative,
+        _nice_step,
+        _number,
+        round_label,
+    )
+
+    series = [(team, values) for team, values in series if values][:MAX_LINES]
+    if not series:
+        return None
+    count = max(len(values) for _team, values in series)
+    if count == 0:
+        return None
+    cumulative = [(team, _cumulative(values + [0] * (count - len(values)))) for team, values in series]
+    low = min(0.0, *(min(c) for _t, c in cumulative))
+    high = max(1.0, *(max(c) for _t, c in cumulative))
+    step = _nice_step(high - low)
+    top_value = step * (int(high / step) + (0 if high % step == 0 else 1))
+    bottom_value = -step * (int(-low / step) + (0 if low % step == 0 else 1)) if low < 0 else 0.0
+    chart = Chart(rounds=count)
+    indexes = sample_indexes(count + 1)
+    chart.sampled = len(indexes) < count + 1
+    span_x = chart.right - chart.left
+    span_y = chart.bottom - chart.top
+
+    def x_of(index: int) -> float:
+        return round(chart.left + span_x * index / count, 1)
+
+    def y_of(value: float) -> float:
+        return round(chart.bottom - span_y * (value - bottom_value) / ((top_value - bottom_value) or 1), 1)
+
+    for number, (team, values) in enumerate(cumulative):
+        coords = " ".join(f"{x_of(i)},{y_of(values[i])}" for i in indexes)
+        chart.lines.append(Line(team=team, color=PALETTE[number % len(PALETTE)], points=coords, total=values[-1],
+                                dash="" if number < len(PALETTE) else "4 3"))
+    value = bottom_value
+    while value <= top_value + 1e-9:
+        chart.y_ticks.append(Tick(y_of(value), _number(round(value, 2)), round(value, 2)))
+        value += step
+    labels = list(rounds) + [""] * (count - len(rounds))
+    for index in sample_indexes(count, 8):
+        chart.x_ticks.append(Tick(x_of(index + 1), round_label(labels[index])))
+    return chart
+
+
+def _league_details(teams: int, rounds: int, seed: int = 1) -> dict:
+    """Snapshot details shaped like family_league's: per-round points (with penalties) and the rounds' labels."""
+    import random
+
+    rng = random.Random(seed)
+    return {
+        "teams": [{"team": f"Team {t}", "rank": t + 1, "group": "A" if t % 3 else "B", "separated_by": None,
+                   "details": {"points_by_round": [round(rng.choice([0, 0, 1, 1.5, 2.25, -0.5, 0.4]), 2)
+                                                   for _ in range(rounds - (t % 4))],
+                               "games": rounds, "seat_points": 1.5, "penalties": []}}
+                  for t in range(teams)],
+        "players": [],
+        "notes": ["a note"],
+        "details": {"rounds": [str(n) for n in range(1, rounds + 1)], "violations": []},
+    }
+
+
+def _svg(chart) -> str:
+    from django.template.loader import render_to_string
+
+    return render_to_string("tournaments/_chart.html", {"chart": chart, "chart_id": "x", "chart_title": "t"})
+
+
+@pytest.mark.parametrize("teams, rounds", [(15, 10_000), (30, 2_500), (8, 12), (3, 1)])
+def test_the_chart_drawn_from_the_stored_summary_is_the_chart_drawn_from_every_round(teams, rounds):
+    """Issue 7: the page draws the chart sampled at store time; same data, same SVG as before the summary."""
+    details = _league_details(teams, rounds)
+    groups = dict.fromkeys(row["group"] for row in details["teams"])  # the page lists them group by group
+    series = [(row["team"], row["details"]["points_by_round"])
+              for group in groups for row in details["teams"] if row["group"] == group]
+    before = _build_chart_before_the_summary(series, details["details"]["rounds"])
+    stored = json.loads(json.dumps(page_summary(details)))  # as the JSON column gives it back
+    after = draw_chart(stored["chart"])
+    assert after == before
+    assert _svg(after) == _svg(before)
+    assert build_chart(series, details["details"]["rounds"]) == before
+    if rounds > 60:
+        assert before.sampled and len(json.dumps(stored)) < 20_000
+
+
+def test_the_page_summary_keeps_the_rows_without_their_per_round_lists():
+    details = _league_details(15, 10_000)
+    summary = page_summary(details)
+    assert [row["team"] for row in summary["teams"]] == [row["team"] for row in details["teams"]]
+    assert summary["teams"][0]["details"] == {"games": 10_000, "seat_points": 1.5, "penalties": []}
+    assert summary["chart"]["rounds"] == 10_000 and len(summary["chart"]["indexes"]) <= 61
+    assert summary["notes"] == ["a note"] and summary["still_in"] is None and summary["class_balance"] is None
+    assert page_summary({}) == {"version": 1, "teams": [], "notes": [], "chart": None, "class_balance": None,
+                                "still_in": None}
+
+
+@pytest.mark.parametrize("key", ["chgk_tour_points", "family_league", "class_balanced", "elimination_gp"])
+def test_a_snapshot_stored_before_the_summary_still_renders_the_same_page(client, key):
+    def page() -> str:
+        html = text(get(client, tournament.get_absolute_url(), "en"))
+        return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
+
+    tournament = load(demo(key))
+    stored = page()
+    assert StandingsSnapshot.objects.filter(tournament=tournament, summary__isnull=True).count() == 0
+    StandingsSnapshot.objects.filter(tournament=tournament).update(summary=None)
+    assert page() == stored
 
 
 def test_stage_tables_are_linked_and_an_unknown_stage_is_404(client, league):

@@ -12,6 +12,7 @@ requests read only snapshots, so the counts must not depend on the size.
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 from django.db import connection
@@ -19,6 +20,7 @@ from django.test.utils import CaptureQueriesContext
 
 from scoring.models import StandingsSnapshot
 from tournaments.synthetic import mafia_league
+from tournaments.views_chart import MAX_POINTS
 
 SMALL, LARGE = 10, 10_000
 API_LIMIT = 4  # measured: 2 on the first request after a recompute, 1 once cached
@@ -136,6 +138,38 @@ def test_standings_page_runs_the_same_queries_for_10_and_10000_games(client, lea
 def test_standings_page_of_a_stage_runs_the_same_queries_for_10_and_10000_games(client, leagues):
     counts = {size: count_queries(client, f"/t/{t.slug}/?stage=final")[0] for size, t in leagues.items()}
     assert counts["small"] == counts["large"] <= PAGE_LIMIT, counts
+
+
+SUMMARY_LIMIT = 20_000  # bytes of a snapshot's page summary (measured: 4 KB at 10 games, 12 KB at 10,000)
+
+
+def snapshot_queries(client, path: str) -> list[str]:
+    """The SQL of the page's queries that read the standings snapshots table."""
+    table = StandingsSnapshot._meta.db_table
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(path)
+    assert response.status_code == 200, (path, response.status_code)
+    return [q["sql"] for q in captured.captured_queries if table in q["sql"]]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("query", ["", "?stage=final"])
+def test_standings_page_never_reads_the_snapshot_details_whatever_the_size(client, leagues, query):
+    """Issue 7: the page costs the same work at 10 and 10,000 games: it reads the small summary, not the details
+    (at 10,000 games 15 x 10,000 per-round points), and draws the chart sampled at store time."""
+    details = connection.ops.quote_name("details")
+    sizes = {}
+    for size, tournament in leagues.items():
+        sql = snapshot_queries(client, f"/t/{tournament.slug}/{query}")
+        reads = [q for q in sql if connection.ops.quote_name("export") in q]
+        assert reads and all(connection.ops.quote_name("summary") in q for q in reads), sql
+        assert not any(details in q for q in sql), f"the page read the details column: {sql}"
+        snap = StandingsSnapshot.objects.get(tournament=tournament, stage_key=query.rpartition("=")[2])
+        sizes[size] = len(json.dumps(snap.summary))
+        chart = snap.summary["chart"]
+        assert chart["rounds"] == {"small": SMALL, "large": LARGE}[size]
+        assert all(len(points) == len(chart["indexes"]) <= MAX_POINTS + 1 for _team, points in chart["lines"])
+    assert sizes["large"] <= SUMMARY_LIMIT, f"the summary must not grow with the games: {sizes}"
 
 
 @pytest.mark.django_db

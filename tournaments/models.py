@@ -35,6 +35,9 @@ class Tournament(models.Model):
     status = models.CharField(_("status"), max_length=20, choices=TournamentStatus.choices,
                               default=TournamentStatus.RUNNING)
     facts_version = models.PositiveBigIntegerField(_("facts version"), default=1)
+    head_version = models.PositiveBigIntegerField(
+        _("facts version outside the games"), default=1, editable=False,
+        help_text=_("Bumped by every change of facts that is not a change of one game (scoring.changes)."))
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
@@ -238,6 +241,9 @@ class Game(models.Model):
     scheduled_classes = models.JSONField(_("classes the schedule gives each team (CB-6)"), default=dict,
                                          blank=True)
     version = models.PositiveIntegerField(_("version"), default=1)
+    revision = models.PositiveBigIntegerField(
+        _("facts revision"), default=0, editable=False,
+        help_text=_("Bumped by every change of the game, its seats or its absent teams (scoring.changes)."))
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
     updated_by = models.CharField(_("updated by"), max_length=150, blank=True)
 

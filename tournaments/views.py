@@ -17,7 +17,7 @@ from tournaments.models import Game, GroupTeam, Stage, Tour, Tournament, Tournam
 from tournaments.views_common import TeamIndex, paginate, zone_caption
 from tournaments.views_games import game_view, tour_view  # noqa: F401  (routed in tournaments.urls)
 from tournaments.views_people import player_view, team_view  # noqa: F401  (routed in tournaments.urls)
-from tournaments.views_standings import build_table, player_nicks
+from tournaments.views_standings import build_table, player_nicks, snapshot_summary
 
 HOME_LIMIT = 30
 SCHEDULE_PAGE = 200
@@ -59,13 +59,15 @@ def tournament_view(request: HttpRequest, slug: str) -> HttpResponse:
     if stage_key and stage_key not in {s.key for s in stages}:
         raise Http404("no such stage")
     snapshots = dict(StandingsSnapshot.objects.filter(tournament=tournament).values_list("stage_key", "pk"))
-    snapshot = (StandingsSnapshot.objects.filter(pk=snapshots[stage_key]).first()
+    # never the details: at 10,000 games they are megabytes of per-round lists; the page reads the summary
+    snapshot = (StandingsSnapshot.objects.defer("details").filter(pk=snapshots[stage_key]).first()
                 if stage_key in snapshots else None)
+    summary = snapshot_summary(snapshot)
     teams = TeamIndex(tournament)
     shown_stage = snapshot.export.get("stage") if snapshot else (stage_key or None)
     nicks = player_nicks(snapshot)
     player_pks = dict(Player.objects.filter(nick__in=nicks).values_list("nick", "pk")) if nicks else {}
-    table = build_table(tournament, snapshot, teams.for_stage(shown_stage), player_pks)
+    table = build_table(tournament, snapshot, teams.for_stage(shown_stage), player_pks, summary)
     groups = _groups_by_stage(tournament, teams)
     for stage in stages:
         stage.group_list = groups.get(stage.pk, [])
@@ -77,31 +79,22 @@ def tournament_view(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/tournament.html", {
         "tournament": tournament, "stages": stages, "stage_key": stage_key, "shown_stage": shown_stage,
         "snapshot": snapshot, "table": table, "tours": tours, "appeals": appeals,
-        "class_balance": class_balance_rows(snapshot),
-        "still_in": still_in_rows(snapshot),
+        "class_balance": class_balance_rows(summary),
+        "still_in": summary.get("still_in"),
         "zone": zone_caption(tournament.timezone),
         "api_base": f"/api/v1/tournaments/{tournament.slug}",
     })
 
 
-def class_balance_rows(snapshot) -> list[dict]:
-    """class_balanced stages 1 and 3: games per class and still owed, per team (CB-7), from the snapshot."""
-    balance = ((snapshot.details or {}).get("details") or {}).get("class_balance") if snapshot else None
+def class_balance_rows(summary: dict) -> list[dict]:
+    """class_balanced stages 1 and 3: games per class and still owed, per team (CB-7), from the snapshot's summary.
+
+    (Players still in per team after every tour, elimination_gp GP-10..GP-13, come ready in ``summary["still_in"]``.)
+    """
+    balance = summary.get("class_balance")
     if not balance:
         return []
     return [{"team": team, **row} for team, row in sorted(balance.items())]
-
-
-def still_in_rows(snapshot) -> dict | None:
-    """elimination_gp: players still in per team after every tour (GP-10..GP-13), from the snapshot."""
-    if snapshot is None:
-        return None
-    rows = [{"team": row["team"], "counts": (row.get("details") or {}).get("remaining_by_round"),
-             "names": (row.get("details") or {}).get("remaining") or []}
-            for row in (snapshot.details or {}).get("teams", [])]
-    if not rows or all(row["counts"] is None for row in rows):
-        return None
-    return {"tours": ((snapshot.details or {}).get("details") or {}).get("rounds") or [], "rows": rows}
 
 
 def schedule_view(request: HttpRequest, slug: str) -> HttpResponse:

@@ -4,11 +4,20 @@ The figures come from the snapshot (``details["teams"][i]["details"]["points_by_
 and ``details["details"]["rounds"]``); a long league is sampled down to a
 fixed number of points so that the page stays the same size whatever the
 number of games.
+
+Drawing is two steps: ``chart_summary`` reduces the series to a small
+JSON-safe dict (the cumulative points at the ``sample_indexes`` positions, the
+value range, the raw labels of the x ticks and the number of rounds), and
+``draw_chart`` turns that dict into a ``Chart``. The standings snapshot stores
+the dict at recompute time (``StandingsSnapshot.summary``, built by
+``scoring.serialize.page_summary``), so the tournament page draws the chart
+without reading the per-round lists; ``build_chart`` does both steps at once.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from tournaments.views_labels import round_label
 
@@ -90,8 +99,14 @@ def _number(value: float) -> str:
     return f"{value:g}"
 
 
-def build_chart(series: list[tuple[str, list]], rounds: list) -> Chart | None:
-    """A chart of cumulative points per team; None when there is nothing to draw."""
+def chart_summary(series: list[tuple[str, list]], rounds: list) -> dict[str, Any] | None:
+    """What ``draw_chart`` needs, sampled and JSON-safe (its size does not depend on the number of rounds).
+
+    None when there is nothing to draw. Keys: ``rounds`` (the number of rounds), ``indexes`` (the sampled
+    positions 0..rounds of the cumulative series), ``low`` / ``high`` (the range of every cumulative value,
+    sampled or not), ``lines`` (``[team, [cumulative points at each index]]``, at most ``MAX_LINES``) and
+    ``x_ticks`` (``[round index, raw round label]``, translated when drawn).
+    """
     series = [(team, values) for team, values in series if values][:MAX_LINES]
     if not series:
         return None
@@ -99,13 +114,29 @@ def build_chart(series: list[tuple[str, list]], rounds: list) -> Chart | None:
     if count == 0:
         return None
     cumulative = [(team, _cumulative(values + [0] * (count - len(values)))) for team, values in series]
-    low = min(0.0, *(min(c) for _t, c in cumulative))
-    high = max(1.0, *(max(c) for _t, c in cumulative))
+    indexes = sample_indexes(count + 1)
+    labels = list(rounds) + [""] * (count - len(rounds))
+    return {
+        "rounds": count,
+        "indexes": indexes,
+        "low": min(0.0, *(min(c) for _t, c in cumulative)),
+        "high": max(1.0, *(max(c) for _t, c in cumulative)),
+        "lines": [[team, [values[i] for i in indexes]] for team, values in cumulative],
+        "x_ticks": [[index, labels[index]] for index in sample_indexes(count, 8)],
+    }
+
+
+def draw_chart(summary: dict[str, Any] | None) -> Chart | None:
+    """The chart of a ``chart_summary`` (None stays None)."""
+    if not summary:
+        return None
+    count = summary["rounds"]
+    indexes = summary["indexes"]
+    low, high = summary["low"], summary["high"]
     step = _nice_step(high - low)
     top_value = step * (int(high / step) + (0 if high % step == 0 else 1))
     bottom_value = -step * (int(-low / step) + (0 if low % step == 0 else 1)) if low < 0 else 0.0
     chart = Chart(rounds=count)
-    indexes = sample_indexes(count + 1)
     chart.sampled = len(indexes) < count + 1
     span_x = chart.right - chart.left
     span_y = chart.bottom - chart.top
@@ -116,15 +147,19 @@ def build_chart(series: list[tuple[str, list]], rounds: list) -> Chart | None:
     def y_of(value: float) -> float:
         return round(chart.bottom - span_y * (value - bottom_value) / ((top_value - bottom_value) or 1), 1)
 
-    for number, (team, values) in enumerate(cumulative):
-        coords = " ".join(f"{x_of(i)},{y_of(values[i])}" for i in indexes)
+    for number, (team, values) in enumerate(summary["lines"]):
+        coords = " ".join(f"{x_of(i)},{y_of(value)}" for i, value in zip(indexes, values))
         chart.lines.append(Line(team=team, color=PALETTE[number % len(PALETTE)], points=coords, total=values[-1],
                                 dash="" if number < len(PALETTE) else "4 3"))
     value = bottom_value
     while value <= top_value + 1e-9:
         chart.y_ticks.append(Tick(y_of(value), _number(round(value, 2)), round(value, 2)))
         value += step
-    labels = list(rounds) + [""] * (count - len(rounds))
-    for index in sample_indexes(count, 8):
-        chart.x_ticks.append(Tick(x_of(index + 1), round_label(labels[index])))
+    for index, raw in summary["x_ticks"]:
+        chart.x_ticks.append(Tick(x_of(index + 1), round_label(raw)))
     return chart
+
+
+def build_chart(series: list[tuple[str, list]], rounds: list) -> Chart | None:
+    """A chart of cumulative points per team; None when there is nothing to draw."""
+    return draw_chart(chart_summary(series, rounds))

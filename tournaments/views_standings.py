@@ -1,4 +1,11 @@
-"""Standings as the pages show them, read from a stored snapshot (never computed on a request)."""
+"""Standings as the pages show them, read from a stored snapshot (never computed on a request).
+
+The tournament page reads the snapshot's ``export`` and its ``summary``
+(``scoring.serialize.page_summary``: the team rows without the per-round lists
+and the chart already sampled), never its ``details``, whose size grows with
+the number of games: load the snapshot with ``.defer("details")``. A snapshot
+stored before ``summary`` existed gets it derived from ``details`` on the fly.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +15,9 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import StandingsSnapshot
+from scoring.serialize import SUMMARY_VERSION, page_summary
 from tournaments.models import Tournament
-from tournaments.views_chart import Chart, build_chart
+from tournaments.views_chart import Chart, draw_chart
 from tournaments.views_labels import CRITERIA_SHORT, ITEMS, TEAM_STATUSES, criterion_label, label
 
 UPDATING = "updating"
@@ -78,15 +86,29 @@ def place_labels(ranks: list[int]) -> list[str]:
     return [f"{rank}-{rank + counts[rank] - 1}" if counts[rank] > 1 else str(rank) for rank in ranks]
 
 
-def _detail_rows(snapshot: StandingsSnapshot) -> list[dict[str, Any]]:
-    rows = snapshot.details.get("teams") if isinstance(snapshot.details, dict) else None
+def snapshot_summary(snapshot: StandingsSnapshot | None) -> dict[str, Any]:
+    """The page's part of a snapshot: its stored ``summary``, or one derived from ``details`` for an older row.
+
+    The fallback reads ``details`` (one more query when the snapshot was loaded with ``.defer("details")``).
+    """
+    if snapshot is None:
+        return {}
+    summary = snapshot.summary
+    if isinstance(summary, dict) and summary.get("version") == SUMMARY_VERSION:
+        return summary
+    return page_summary(snapshot.details)
+
+
+def _detail_rows(summary: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = summary.get("teams")
     return rows if isinstance(rows, list) else []
 
 
-def team_rows(snapshot: StandingsSnapshot, team_pks: dict[str, int]) -> tuple[list[GroupTable], list[str]]:
-    """The export's rows with their snapshot details, split by group when rows carry one."""
+def team_rows(snapshot: StandingsSnapshot, team_pks: dict[str, int],
+              summary: dict[str, Any] | None = None) -> tuple[list[GroupTable], list[str]]:
+    """The export's rows with their summary details, split by group when rows carry one."""
     export_rows = snapshot.export.get("teams", [])
-    details = _detail_rows(snapshot)
+    details = _detail_rows(summary if summary is not None else snapshot_summary(snapshot))
     by_index = {i: d for i, d in enumerate(details)}
     columns = list(export_rows[0].get("tiebreaks", {})) if export_rows else []
     groups: dict[str | None, GroupTable] = {}
@@ -111,15 +133,10 @@ def team_rows(snapshot: StandingsSnapshot, team_pks: dict[str, int]) -> tuple[li
     return list(groups.values()), columns
 
 
-def _chart(snapshot: StandingsSnapshot, groups: list[GroupTable]) -> Chart | None:
-    extra = snapshot.details.get("details", {}) if isinstance(snapshot.details, dict) else {}
-    rounds = extra.get("rounds") if isinstance(extra, dict) else None
-    series = [(row.team, row.details.get("points_by_round") or []) for group in groups for row in group.rows]
-    if not any(values for _team, values in series):
-        return None
-    if not isinstance(rounds, list):
-        rounds = []
-    return build_chart(series, rounds)
+def _chart(summary: dict[str, Any]) -> Chart | None:
+    """The chart sampled at store time (``summary["chart"]``): drawing it costs the same at any size."""
+    chart = summary.get("chart")
+    return draw_chart(chart) if isinstance(chart, dict) else None
 
 
 def _awards(export: dict[str, Any], team_pks: dict[str, int], player_pks: dict[str, int]) -> list[dict[str, Any]]:
@@ -150,18 +167,21 @@ def player_nicks(snapshot: StandingsSnapshot | None) -> set[str]:
 
 
 def build_table(tournament: Tournament, snapshot: StandingsSnapshot | None, team_pks: dict[str, int],
-                player_pks: dict[str, int]) -> Table:
+                player_pks: dict[str, int], summary: dict[str, Any] | None = None) -> Table:
+    """The page's table from the snapshot's export and summary (``snapshot_summary`` when not given)."""
     status = snapshot_status(tournament, snapshot)
     if snapshot is None:
         return Table(status=status, status_label=str(STATUS_LABELS[status]), columns=[], groups=[], chart=None,
                      players=[], awards=[], best_player=None, seed=None, notes=[], stage=None, has_separators=False)
-    groups, columns = team_rows(snapshot, team_pks)
+    if summary is None:
+        summary = snapshot_summary(snapshot)
+    groups, columns = team_rows(snapshot, team_pks, summary)
     export = snapshot.export
-    notes = snapshot.details.get("notes", []) if isinstance(snapshot.details, dict) else []
+    notes = summary.get("notes") or []
     return Table(
         status=status, status_label=str(STATUS_LABELS[status]),
         columns=[(key, str(label(CRITERIA_SHORT, key))) for key in columns],
-        groups=groups, chart=_chart(snapshot, groups),
+        groups=groups, chart=_chart(summary),
         players=_players(export, team_pks, player_pks), awards=_awards(export, team_pks, player_pks),
         best_player=export.get("best_player"), seed=export.get("seed"), notes=list(notes),
         stage=export.get("stage"),

@@ -56,13 +56,15 @@ def test_listing_order_of_teams_never_changes_the_table(games_spec, rng: random.
 @settings(max_examples=60, deadline=None)
 @given(st.lists(game_strategy, max_size=6))
 def test_ranks_are_competition_ranks_and_prizes_never_exceed_the_fund(games_spec):
+    """Ranks come from the exact points (spec README: rank on exact values, round for export only)."""
     exported = export(_document(games_spec))
-    rows = exported["teams"]
+    rows = standings(_document(games_spec)).teams
     for row in rows:
-        better = [r for r in rows if (r["points"], r["tiebreaks"]["mafia_points"]) >
-                  (row["points"], row["tiebreaks"]["mafia_points"])]
-        assert row["rank"] == len(better) + 1
-    assert [(r["rank"], r["team"]) for r in rows] == sorted((r["rank"], r["team"]) for r in rows)
+        better = [r for r in rows if (r.points, r.tiebreaks["mafia_points"]) >
+                  (row.points, row.tiebreaks["mafia_points"])]
+        assert row.rank == len(better) + 1
+    assert [(r["rank"], r["team"]) for r in exported["teams"]] == [(r.rank, r.team) for r in rows]
+    assert [(r.rank, r.team) for r in rows] == sorted((r.rank, r.team) for r in rows)
     assert sum(a["prize"] for a in exported["awards"]) <= 17000
 
 

@@ -1,0 +1,168 @@
+"""The loader's game cache (scoring.game_cache): only changed games are read again, and the facts never differ.
+
+Issue #7: "a new game adds to running totals without reloading the whole tournament".
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from accounts.models import Player
+from scoring import game_cache
+from scoring.loader import load_facts
+from scoring.models import StandingsSnapshot
+from scoring.services import current_export, recompute
+from tests.conftest import example
+from tournaments.importer import import_document
+from tournaments.models import Game, GameStatus, Seat, Stage, Team, Tournament
+from tournaments.synthetic import mafia_league
+
+pytestmark = pytest.mark.django_db
+
+
+def fresh(tournament: Tournament):
+    """The facts read from scratch, bypassing the cache."""
+    tournament.refresh_from_db()
+    game_cache.forget(tournament.pk)
+    facts = load_facts(tournament)
+    game_cache.forget(tournament.pk)
+    return facts
+
+
+def cached(tournament: Tournament):
+    tournament.refresh_from_db()
+    return load_facts(tournament)
+
+
+def seat_reads(queries) -> list[str]:
+    return [q["sql"] for q in queries if 'FROM "tournaments_seat"' in q["sql"]]
+
+
+def test_a_changed_seat_reads_only_its_game_again():
+    tournament = import_document(mafia_league(30, seed=3))
+    cached(tournament)
+    seat = Seat.objects.filter(game__stage__tournament=tournament, game__number=7).order_by("order").first()
+    seat.role = "don" if seat.role != "don" else "civilian"
+    seat.save()
+    with CaptureQueriesContext(connection) as ctx:
+        facts = cached(tournament)
+    reads = seat_reads(ctx.captured_queries)
+    assert len(reads) == 1 and " IN (" in reads[0]
+    assert facts == fresh(tournament)
+    assert facts.stages[0].game(7).seats[0].role == seat.role
+
+
+def test_unchanged_games_read_no_seat_at_all():
+    tournament = import_document(mafia_league(12, seed=4))
+    cached(tournament)
+    with CaptureQueriesContext(connection) as ctx:
+        facts = cached(tournament)
+    assert seat_reads(ctx.captured_queries) == []
+    assert facts == fresh(tournament)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_new_game_is_added_and_the_table_equals_a_full_recompute():
+    """FL-13: the new game's seats count; the stored table equals the one computed from scratch."""
+    tournament = import_document(mafia_league(20, seed=5))
+    stage = Stage.objects.get(tournament=tournament)
+    teams = {t.name: t for t in Team.objects.filter(tournament=tournament)}
+    game = Game.objects.create(stage=stage, number=21, status=GameStatus.PLAYED, outcome="mafia", game_days=3,
+                               group=stage.groups.first(), group_label=stage.groups.first().name)
+    for order, name in enumerate(sorted(teams)):
+        player = Player.objects.get(nick=f"{name}-p1")
+        Seat.objects.create(game=game, order=order, player=player, team=teams[name],
+                            role="mafia" if order < 3 else "civilian", days_played=3)
+    snapshot = StandingsSnapshot.objects.get(tournament=tournament, stage_key="")
+    tournament.refresh_from_db()
+    assert snapshot.facts_version == tournament.facts_version
+    assert snapshot.export == current_export(tournament)
+    game_cache.forget()
+    assert recompute(tournament.pk, force=True)
+    assert StandingsSnapshot.objects.get(tournament=tournament, stage_key="").export == snapshot.export
+
+
+def test_a_renamed_team_reloads_every_game():
+    tournament = import_document(mafia_league(10, seed=6))
+    cached(tournament)
+    team = Team.objects.get(tournament=tournament, name="Fam03")
+    team.name = "Renamed"
+    team.save()
+    facts = cached(tournament)
+    assert facts == fresh(tournament)
+    assert {s.team for g in facts.stages[0].games for s in g.seats} >= {"Renamed"}
+
+
+def test_a_renamed_player_changes_every_seat_of_theirs():
+    tournament = import_document(mafia_league(10, seed=7))
+    cached(tournament)
+    before = Tournament.objects.get(pk=tournament.pk).facts_version
+    player = Player.objects.get(nick="Fam02-p1")
+    player.nick = "Renamed-p1"
+    player.save()
+    facts = cached(tournament)
+    assert Tournament.objects.get(pk=tournament.pk).facts_version > before
+    assert facts == fresh(tournament)
+    assert not any(s.player == "Fam02-p1" for g in facts.stages[0].games for s in g.seats)
+
+
+def test_a_deleted_game_is_gone():
+    tournament = import_document(mafia_league(10, seed=8))
+    cached(tournament)
+    Game.objects.get(stage__tournament=tournament, number=4).delete()
+    facts = cached(tournament)
+    assert facts == fresh(tournament)
+    assert facts.stages[0].game(4) is None
+
+
+def test_absent_teams_and_statuses_of_a_game_are_read_again():
+    tournament = import_document(example("family_league"))
+    cached(tournament)
+    game = Game.objects.filter(stage__tournament=tournament).order_by("-number").first()
+    game.status = GameStatus.NOT_HELD
+    game.outcome = None
+    game.save()
+    game.seats.all().delete()
+    game.absent_teams.add(Team.objects.filter(tournament=tournament).first())
+    facts = cached(tournament)
+    assert facts == fresh(tournament)
+
+
+def test_random_edits_through_the_orm_never_make_the_cache_differ():
+    """Thirty random edits of seats, games and teams: after each, the cached facts equal a fresh read."""
+    rng = random.Random(11)
+    tournament = import_document(mafia_league(25, seed=9))
+    stage = Stage.objects.get(tournament=tournament)
+    for _step in range(30):
+        cached(tournament)
+        games = list(Game.objects.filter(stage=stage))
+        game = rng.choice(games)
+        action = rng.choice(["role", "kills", "outcome", "delete_seat", "absent", "new_game", "rename_team"])
+        seats = list(game.seats.order_by("order"))
+        if action == "role" and seats:
+            seat = rng.choice(seats)
+            seat.role = rng.choice(["civilian", "mafia", "don", "doctor", "commissar"])
+            seat.save()
+        elif action == "kills" and seats:
+            seat = rng.choice(seats)
+            seat.role, seat.maniac_kills = "maniac", rng.randint(0, 4)
+            seat.save()
+        elif action == "outcome":
+            game.outcome = rng.choice(["civilians", "mafia", "maniac", "draw"])
+            game.save()
+        elif action == "delete_seat" and seats:
+            rng.choice(seats).delete()
+        elif action == "absent":
+            game.absent_teams.add(rng.choice(list(Team.objects.filter(tournament=tournament))))
+        elif action == "new_game":
+            Game.objects.create(stage=stage, number=max(g.number for g in games) + 1, status=GameStatus.SCHEDULED,
+                                group=game.group, group_label=game.group_label)
+        elif action == "rename_team":
+            team = rng.choice(list(Team.objects.filter(tournament=tournament)))
+            team.name = f"{team.name}x"
+            team.save()
+        assert cached(tournament) == fresh(tournament), action
