@@ -81,8 +81,9 @@ def recompute(tournament_id: int, *, now: dt.datetime | None = None, force: bool
         return False
     if force:
         game_cache.forget(tournament_id)
-    run = RecomputeRun.objects.create(tournament_id=tournament_id, facts_version=version, started_at=now)
-    StandingsSnapshot.objects.filter(tournament_id=tournament_id, facts_version__lt=version).update(stale=True)
+    with transaction.atomic():  # a run that can be seen has already marked the older tables stale
+        run = RecomputeRun.objects.create(tournament_id=tournament_id, facts_version=version, started_at=now)
+        StandingsSnapshot.objects.filter(tournament_id=tournament_id, facts_version__lt=version).update(stale=True)
     try:
         with gc_paused():
             tournament, facts = load_consistent(tournament_id)
