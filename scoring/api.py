@@ -27,9 +27,7 @@ import calendar
 import hashlib
 import json
 import logging
-import threading
-import time
-from collections import OrderedDict
+import math
 from typing import Any
 
 from django.conf import settings
@@ -48,6 +46,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring.exports import standings_csv, standings_xlsx
+from scoring.lru import LRU
 from scoring.models import StandingsSnapshot
 from tournaments.models import Stage, Tournament
 
@@ -81,44 +80,15 @@ class XLSXRenderer(BaseRenderer):
         return data if isinstance(data, bytes) else json.dumps(data).encode()
 
 
-class LocalCache:
-    """A small thread-safe LRU of cache entries, each with its own expiry (a ``time.time()`` moment)."""
+class LocalCache(LRU[str, dict[str, Any]]):
+    """The rendered bodies of this process (``scoring.lru.LRU``); a body over ``LOCAL_MAX_BODY`` is not kept."""
 
     def __init__(self, max_entries: int = LOCAL_ENTRIES) -> None:
-        self.max_entries = max_entries
-        self._entries: OrderedDict[str, tuple[float, dict[str, Any]]] = OrderedDict()
-        self._lock = threading.Lock()
+        super().__init__(max_entries)
 
-    def get(self, key: str, now: float | None = None) -> dict[str, Any] | None:
-        now = time.time() if now is None else now
-        with self._lock:
-            item = self._entries.get(key)
-            if item is None:
-                return None
-            if item[0] <= now:
-                del self._entries[key]
-                return None
-            self._entries.move_to_end(key)
-            return item[1]
-
-    def set(self, key: str, entry: dict[str, Any], expires: float) -> None:
-        if self.max_entries <= 0 or len(entry.get("body") or b"") > LOCAL_MAX_BODY:
-            return
-        with self._lock:
-            self._entries[key] = (expires, entry)
-            self._entries.move_to_end(key)
-            while len(self._entries) > self.max_entries:
-                self._entries.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def __contains__(self, key: str) -> bool:
-        return key in self._entries
+    def set(self, key: str, entry: dict[str, Any], expires: float = math.inf) -> None:
+        if len(entry.get("body") or b"") <= LOCAL_MAX_BODY:
+            super().set(key, entry, expires)
 
 
 local_cache = LocalCache()

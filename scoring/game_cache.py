@@ -16,14 +16,13 @@ correctness: a miss reads everything.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 
 from rulesets import facts as F
+from scoring.lru import LRU
 
 Header = tuple[Any, ...]
 
@@ -34,8 +33,7 @@ class CachedGames:
     games: dict[int, tuple[Header, F.Game]]
 
 
-_lock = threading.Lock()
-_entries: OrderedDict[int, CachedGames] = OrderedDict()
+_games: LRU[int, CachedGames] = LRU(max_entries=4)
 
 
 def tournament_key(tournament: Any) -> tuple[Any, ...]:
@@ -44,31 +42,24 @@ def tournament_key(tournament: Any) -> tuple[Any, ...]:
 
 def cached_games(tournament: Any) -> dict[int, tuple[Header, F.Game]]:
     """The cached games of the tournament (game id -> (header, facts)); empty when its key changed."""
-    with _lock:
-        entry = _entries.get(tournament.pk)
-        if entry is None or entry.key != tournament_key(tournament):
-            return {}
-        _entries.move_to_end(tournament.pk)
-        return entry.games
+    entry = _games.get(tournament.pk)
+    if entry is None or entry.key != tournament_key(tournament):
+        return {}
+    return entry.games
 
 
 def remember(tournament: Any, games: dict[int, tuple[Header, F.Game]]) -> None:
     """Keep the tournament's games (the least recently used tournament goes when the cache is full)."""
-    limit = getattr(settings, "FACTS_CACHE_TOURNAMENTS", 4)
-    if limit <= 0 or len(games) < getattr(settings, "FACTS_CACHE_MIN_GAMES", 200):
-        forget(tournament.pk)
+    _games.max_entries = getattr(settings, "FACTS_CACHE_TOURNAMENTS", 4)
+    if _games.max_entries <= 0 or len(games) < getattr(settings, "FACTS_CACHE_MIN_GAMES", 200):
+        _games.pop(tournament.pk)
         return
-    with _lock:
-        _entries[tournament.pk] = CachedGames(tournament_key(tournament), games)
-        _entries.move_to_end(tournament.pk)
-        while len(_entries) > limit:
-            _entries.popitem(last=False)
+    _games.set(tournament.pk, CachedGames(tournament_key(tournament), games))
 
 
 def forget(tournament_id: int | None = None) -> None:
     """Drop one tournament's games, or everything."""
-    with _lock:
-        if tournament_id is None:
-            _entries.clear()
-        else:
-            _entries.pop(tournament_id, None)
+    if tournament_id is None:
+        _games.clear()
+    else:
+        _games.pop(tournament_id)
