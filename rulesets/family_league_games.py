@@ -232,7 +232,6 @@ class _Judge:
         self.team_dq, self.player_dq = disqualification_times(facts)
         self.earlier: Counter[str] = Counter()
         self.values: dict[tuple, tuple[Fraction, str, int]] = {}
-        self.seated: set[str] = set()  # the teams with a seat in the game judged last
 
     def teams_in_game(self, pool: Pool | None, game: Game) -> tuple[str, ...]:
         """The group's teams still in the tournament at the game (FL-15.4)."""
@@ -268,9 +267,7 @@ class _Judge:
         scoring_teams: set[str] = set()
         number = game.number
         zero = Fraction(0)
-        seated = self.seated = set()
         for index, seat in enumerate(game.seats):
-            seated.add(seat.team)
             problem = None
             if seat.team not in teams:
                 verdict, problem = "foreign_player", f"{seat.team} does not take part in game {number}"
@@ -315,8 +312,7 @@ def analyse(facts: TournamentFacts) -> LeagueAnalysis:
                 seats.extend(judged)
                 if game.status == "played":
                     analysis.violations += _seat_violations(stage.key, game, judged)
-                    if not judge.seated.issuperset(teams):
-                        analysis.violations += _no_shows_of_played_game(stage.key, game, teams)
+                    analysis.violations += _no_shows_of_played_game(stage.key, game, teams)
             if recorded.get(game.number) == "not_held":
                 analysis.violations += _no_shows_of_not_held_game(stage.key, game, teams)
             analysis.violations += fair_play.pop(game.number, [])
