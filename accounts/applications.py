@@ -2,7 +2,7 @@
 
 Services, each in one transaction; who may act is checked in
 ``accounts.permissions``. The rules themselves are the pure functions of
-``rulesets.family_league_entry`` and ``rulesets.family_league_calendar``;
+``rulesets.family_league.entry`` and ``rulesets.family_league.calendar``;
 this module only reads the database into their plain arguments and writes
 their results back.
 
@@ -31,9 +31,9 @@ from django.utils.translation import gettext as _
 from accounts.models import Blacklist, Family, FamilyMembership, Player, Role
 from accounts.permissions import confirmed_player_of, has_role, refuse_application
 from rulesets import facts as F
-from rulesets.family_league_calendar import CalendarSlot, stage_calendar
-from rulesets.family_league_entry import BlacklistEntry, EligibilityWarning, eligibility_problems, judging_moment
-from rulesets.family_league_settings import parse_time_of_day, setting
+from rulesets.family_league.calendar import CalendarSlot, stage_calendar
+from rulesets.family_league.entry import BlacklistEntry, EligibilityWarning, eligibility_problems, judging_moment
+from rulesets.family_league.settings import parse_time_of_day, setting
 from tournaments.models import (
     AuditEntry,
     Game,
@@ -326,7 +326,7 @@ def draw_qualifying_groups(user, tournament: Tournament, seed: str) -> list[list
     Teams come in seeding order (the order they entered); the groups are named
     1, 2, ...; the seed is stored on the stage so anyone can re-run the draw.
     """
-    from rulesets.family_league_entry import draw_groups
+    from rulesets.family_league.entry import draw_groups
     from tournaments.models import Group, GroupTeam
 
     if not can_manage_calendar(user, tournament):

@@ -1,6 +1,6 @@
 """A captain manages the team: roster changes within CHGK-2..CHGK-4, the captaincy hand-over (issue 10).
 
-The rules are the pure checks of ``rulesets.chgk_season``; this module only
+The rules are the pure checks of ``rulesets.chgk_tour_points.season``; this module only
 reads the roster from the database and writes the accepted change.
 
 How the roster records the season (no extra model):
@@ -40,7 +40,7 @@ from django.utils.translation import gettext as _
 from accounts.claims import find_player
 from accounts.models import Player
 from accounts.permissions import can_manage_team
-from rulesets import chgk_season
+from rulesets.chgk_tour_points import season as chgk_season
 from tournaments.models import LineUp, Mask, Participant, RosterEntry, Team, Tour
 
 CHGK = "chgk_tour_points"

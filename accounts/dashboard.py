@@ -37,9 +37,9 @@ from django.utils.translation import gettext_lazy
 from accounts.models import Blacklist
 from appeals.models import Appeal
 from appeals.services import verdict_due
-from rulesets import chgk_season
+from rulesets.chgk_tour_points import season as chgk_season
 from rulesets.facts import Player as FactPlayer
-from rulesets.family_league_entry import BlacklistEntry, eligibility_problems
+from rulesets.family_league.entry import BlacklistEntry, eligibility_problems
 from scoring.loader import load_facts
 from scoring.models import StandingsSnapshot
 from tournaments.models import (

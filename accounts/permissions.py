@@ -3,7 +3,8 @@
 Roles are per tournament (``TournamentRole``); site staff may do everything.
 Rules that limit who may act are here too: only a family head applies (FL-1),
 only a team's captain files a ChGK appeal (CHGK-20), jury members may not
-play in the tournament (CHGK-11).
+play in the tournament (CHGK-11). Who decides appeals and who files them is
+the ruleset's ``appeal_policy`` (``rulesets.get(key)``).
 """
 
 from __future__ import annotations
@@ -11,14 +12,9 @@ from __future__ import annotations
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q, QuerySet
 
+import rulesets
 from accounts.models import Family, Player, Role, TournamentRole
 
-APPEAL_DECIDERS = {
-    "chgk_tour_points": (Role.JURY,),
-    "elimination_gp": (Role.CURATOR, Role.JURY),
-    "family_league": (Role.CURATOR, Role.JURY),
-    "class_balanced": (Role.JUDGE, Role.CURATOR, Role.JURY),
-}
 RESULT_WRITERS = (Role.ORGANIZER, Role.JUDGE, Role.CURATOR)
 DECISION_WRITERS = (Role.JUDGE, Role.CURATOR, Role.ORGANIZER)
 
@@ -50,8 +46,13 @@ def can_record_decisions(user, tournament) -> bool:
     return has_role(user, tournament, *DECISION_WRITERS)
 
 
+def appeal_deciders(ruleset_key: str) -> tuple[str, ...]:
+    """The roles that decide appeals under a ruleset (GP-23, CHGK-18, FL-19, CB-17); ``UnknownRuleset`` otherwise."""
+    return rulesets.get(ruleset_key).appeal_policy.deciders
+
+
 def can_decide_appeals(user, tournament) -> bool:
-    return has_role(user, tournament, *APPEAL_DECIDERS[tournament.ruleset])
+    return has_role(user, tournament, *appeal_deciders(tournament.ruleset))
 
 
 def can_see_hidden_appellant(user, tournament) -> bool:
@@ -79,7 +80,7 @@ def refuse_to_file(user, tournament, team) -> str | None:
     player = player_of(user)
     if player is None or not player.claim_confirmed:
         return _("Only a player linked to your account may file an appeal.")
-    if tournament.ruleset == "chgk_tour_points":
+    if rulesets.get(tournament.ruleset).appeal_policy.captain_files:
         if team is None or team.captain_id != player.pk:
             return _("Only the team's captain files a ChGK appeal (CHGK-20).")
         return None

@@ -22,7 +22,7 @@ from accounts.permissions import can_decide_appeals, can_record_decisions
 from appeals.models import Appeal, AppealKind, Decision
 from appeals.services import AppealRefused, AppealTarget, decide, file_appeal
 from rulesets.base import Problem
-from rulesets.interchange import _parse_decision, _Reader
+from rulesets.interchange import Reader, parse_decision
 from scoring.loader import load_facts
 from tournaments.api_common import strip_prefix
 from tournaments.api_writes import WriteRefused, _object, _refuse, judge
@@ -49,8 +49,8 @@ def create_decision(user, data: Any) -> Decision:
         Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
         index = (Decision.objects.filter(tournament=tournament).order_by("-index").values_list(
             "index", flat=True).first() or 0) + 1
-        reader = _Reader()
-        fdecision = _parse_decision(reader, data, "", index)
+        reader = Reader()
+        fdecision = parse_decision(reader, data, "", index)
         if reader.problems or fdecision is None:
             raise WriteRefused(strip_prefix(reader.problems, ""))
         facts = load_facts(tournament)

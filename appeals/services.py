@@ -1,7 +1,8 @@
 """The appeal workflow: filing before the deadline, the jury's verdict, its effect on the table.
 
-Deadlines come from the ruleset (GP-23, CHGK-18, FL-19, CB-17), computed in
-the tournament's time zone. A filed appeal is committed before any
+Deadlines, deciders and what may be appealed come from the ruleset's
+``appeal_policy`` (GP-23, CHGK-18..CHGK-20, FL-19, CB-17), computed in the
+tournament's time zone. A filed appeal is committed before any
 notification is sent, so nothing filed in time is lost. A verdict is a fact:
 the standings recompute through the normal pipeline, and the appeal keeps the
 rows of the table that moved.
@@ -21,7 +22,7 @@ from django.utils.translation import gettext as _
 
 import rulesets
 from accounts.models import Player, TournamentRole
-from accounts.permissions import can_decide_appeals, refuse_to_file
+from accounts.permissions import appeal_deciders, can_decide_appeals, refuse_to_file
 from appeals.models import Appeal, AppealKind, Decision, Verdict
 from rulesets import facts as F
 from scoring.loader import load_facts
@@ -29,10 +30,6 @@ from scoring.services import current_export
 from tournaments.models import Game, Team, Tour, Tournament
 
 log = logging.getLogger(__name__)
-
-
-VIOLATION_APPEAL_HOURS = 72  # FL-19: within 3 days of the result's publication (its entry in the portal)
-DETECTED_VIOLATIONS = ("no_show", "ineligible_player", "two_players", "foreign_player")
 
 
 class AppealRefused(Exception):
@@ -55,25 +52,31 @@ class AppealTarget:
 def filing_deadline(tournament: Tournament, target: AppealTarget,
                     facts: F.TournamentFacts | None = None) -> dt.datetime | None:
     """The last moment an appeal on ``target`` may be filed, per the tournament's ruleset."""
+    policy = rulesets.get(tournament.ruleset).appeal_policy
     if target.game is not None:
-        return target.game.updated_at + dt.timedelta(hours=VIOLATION_APPEAL_HOURS)
+        # FL-19: a detected violation within 3 days of the result's publication (its entry in the portal)
+        if policy.detected_violation_hours is None:
+            return None
+        return target.game.updated_at + dt.timedelta(hours=policy.detected_violation_hours)
     facts = facts or load_facts(tournament)
-    module = rulesets.get(tournament.ruleset)
     if target.decision is not None:
-        return module.decision_deadline(facts, facts.decisions[target.decision.index - 1])
+        if policy.decision_deadline is None:
+            return None
+        return policy.decision_deadline(facts, facts.decisions[target.decision.index - 1])
     probe = F.Appeal(kind=target.kind, filed_at=timezone.now(), stage=target.tour.stage.key if target.tour else None,
                      tour=target.tour.number if target.tour else None, question=target.question)
-    return module.appeal_deadline(facts, probe)
+    return policy.appeal_deadline(facts, probe)
 
 
 def verdict_due(tournament: Tournament, appeal: Appeal, facts: F.TournamentFacts | None = None) -> dt.datetime | None:
     """When the jury's verdict is due (CHGK-18: D+9); None where the rules set no date."""
-    if appeal.tour is None:
+    due = rulesets.get(tournament.ruleset).appeal_policy.verdict_due
+    if appeal.tour is None or due is None:
         return None
     facts = facts or load_facts(tournament)
     probe = F.Appeal(kind=appeal.kind, filed_at=appeal.filed_at, stage=appeal.tour.stage.key,
                      tour=appeal.tour.number, question=appeal.question)
-    return rulesets.get(tournament.ruleset).verdict_due(facts, probe)
+    return due(facts, probe)
 
 
 def file_appeal(tournament: Tournament, user, target: AppealTarget, *, team: Team | None, answer: str = "",
@@ -83,14 +86,15 @@ def file_appeal(tournament: Tournament, user, target: AppealTarget, *, team: Tea
     reason = refuse_to_file(user, tournament, team)
     if reason:
         raise AppealRefused(reason)
-    if tournament.ruleset == "chgk_tour_points":
-        if target.kind not in (AppealKind.REMOVAL, AppealKind.ACCEPT_ANSWER) or target.tour is None:
+    policy = rulesets.get(tournament.ruleset).appeal_policy
+    if policy.question_kinds:
+        if target.kind not in policy.question_kinds or target.tour is None:
             raise AppealRefused(_("A ChGK appeal is a removal or an accepted answer on a tour's question (CHGK-19)."))
         if not 1 <= (target.question or 0) <= target.tour.questions:
             raise AppealRefused(_("Tour %(tour)d has no question %(question)s.") % {
                 "tour": target.tour.number, "question": target.question})
     elif target.game is not None:
-        if tournament.ruleset != "family_league" or target.violation not in DETECTED_VIOLATIONS:
+        if policy.detected_violation_hours is None or target.violation not in policy.detected_violations:
             raise AppealRefused(_("Only a violation the portal detected in a family league game can be appealed "
                                   "this way (FL-15, FL-19)."))
     elif target.decision is None:
@@ -173,9 +177,7 @@ def jury_emails(tournament: Tournament) -> list[str]:
 
 
 def rulesets_deciders(tournament: Tournament) -> tuple[str, ...]:
-    from accounts.permissions import APPEAL_DECIDERS
-
-    return APPEAL_DECIDERS[tournament.ruleset]
+    return appeal_deciders(tournament.ruleset)
 
 
 def notify_filed(appeal_id: int) -> None:

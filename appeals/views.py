@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
 from accounts.models import Player, TournamentRole
-from accounts.permissions import APPEAL_DECIDERS, can_decide_appeals, can_see_hidden_appellant, player_of
+from accounts.permissions import appeal_deciders, can_decide_appeals, can_see_hidden_appellant, player_of
 from appeals.forms import ChgkAppealForm, DecisionAppealForm, VerdictForm
 from appeals.models import Appeal, Decision
 from appeals.services import AppealRefused, AppealTarget, decide, file_appeal, filing_deadline, verdict_due
@@ -90,7 +90,7 @@ def queue_view(request: HttpRequest) -> HttpResponse:
     """The jury's queue: pending appeals of the user's tournaments, oldest first, overdue flagged."""
     roles = TournamentRole.objects.filter(user=request.user).values_list("tournament_id", "tournament__ruleset",
                                                                         "role")
-    tournament_ids = {tid for tid, ruleset, role in roles if role in APPEAL_DECIDERS[ruleset]}
+    tournament_ids = {tid for tid, ruleset, role in roles if role in appeal_deciders(ruleset)}
     query = Q(tournament_id__in=tournament_ids)
     if request.user.is_staff:
         query = Q()

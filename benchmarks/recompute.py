@@ -149,12 +149,12 @@ def _phases(tournament_id: int, now, out: dict[str, float]) -> dict[str, float]:
     from scoring.services import LATEST, Computed, load_consistent, next_recheck, store
 
     out["load"], (tournament, facts) = common.timed(lambda: load_consistent(tournament_id))
-    module = rulesets.get(facts.ruleset)
+    compute = rulesets.get(facts.ruleset).compute
     ruleset = export = 0.0
     computed = []
     latest = None
     for key in [s.key for s in facts.stages] or [None]:
-        seconds, standings = common.timed(lambda key=key: module.compute(facts, key, now))
+        seconds, standings = common.timed(lambda key=key: compute(facts, key, now))
         ruleset += seconds
         seconds, item = common.timed(lambda key=key, standings=standings: Computed(
             key if key is not None else LATEST, export_standings(facts, standings), standings_details(standings)))

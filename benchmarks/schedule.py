@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rulesets import class_balanced_schedule as cbs  # noqa: E402
+from rulesets.class_balanced import schedule as cbs  # noqa: E402
 
 GOAL_SECONDS = 5.0
 

@@ -1,18 +1,8 @@
-"""The ruleset protocol, the results it returns, and shared ranking helpers.
+"""The results a ruleset returns, and shared ranking helpers.
 
-A ruleset is a module with these names (see ``rulesets.registry``):
-
-- ``KEY``: its key, e.g. ``"family_league"``;
-- ``VERSION``: an integer bumped when a rule's computation changes;
-- ``STAGE_KEYS``: the stage keys it accepts, in order of play;
-- ``DEFAULT_SETTINGS``: every setting with its default;
-- ``validate_settings(settings) -> list[Problem]`` (paths relative to
-  ``tournament.settings``);
-- ``validate(facts) -> list[Problem]``: the ruleset's own checks of a whole
-  document (paths as in the interchange document);
-- ``compute(facts, stage_key, now) -> Standings``: the standings after the
-  given stage (``None``: the latest stage with any facts);
-- ``appeal_deadline(facts, appeal_or_decision...)``: deadlines (per ruleset).
+The protocol a ruleset follows is the typed ``Ruleset`` of
+``rulesets.protocol`` (each package's ``RULESET``, registered in
+``rulesets/__init__.py``).
 
 Everything here is pure: no ORM, no clock.
 """

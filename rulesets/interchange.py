@@ -69,7 +69,7 @@ VERDICTS = ("accepted", "rejected")
 WITHDRAWAL_KEYS = {"team", "at"}
 
 
-class _Reader:
+class Reader:
     """Collects problems while reading typed values at JSON paths."""
 
     def __init__(self) -> None:
@@ -200,7 +200,7 @@ def _join(path: str, key: str) -> str:
 
 def parse_document(document: Any) -> TournamentFacts:
     """Parse and validate a whole interchange document, or raise ``RulesetError``."""
-    r = _Reader()
+    r = Reader()
     doc = r.obj(document, "", TOP_KEYS, {"format", "tournament"})
     if doc is None:
         raise RulesetError(r.problems)
@@ -226,10 +226,10 @@ def parse_document(document: Any) -> TournamentFacts:
         raw_settings = {}
     if key is None:
         raise RulesetError(r.problems)
-    module = rulesets.get(key)
-    for problem in module.validate_settings(raw_settings):
+    ruleset = rulesets.get(key)
+    for problem in ruleset.validate_settings(raw_settings):
         r.fail(_join("tournament.settings", problem.path), problem.message)
-    settings = {**module.DEFAULT_SETTINGS, **raw_settings}
+    settings = {**ruleset.default_settings, **raw_settings}
 
     players = _parse_players(r, doc.get("players"))
     families = _parse_families(r, doc.get("families"))
@@ -243,8 +243,8 @@ def parse_document(document: Any) -> TournamentFacts:
     stages = [s for s in stages if s is not None]
     _check_stage_order(r, stages, key)
 
-    penalties = [_parse_penalty(r, p, f"penalties[{i}]") for i, p in enumerate(r.lst(doc.get("penalties"), "penalties"))]
-    decisions = [_parse_decision(r, d, f"decisions[{i}]", i + 1) for i, d in enumerate(r.lst(doc.get("decisions"), "decisions"))]
+    penalties = [parse_penalty(r, p, f"penalties[{i}]") for i, p in enumerate(r.lst(doc.get("penalties"), "penalties"))]
+    decisions = [parse_decision(r, d, f"decisions[{i}]", i + 1) for i, d in enumerate(r.lst(doc.get("decisions"), "decisions"))]
     appeals = [_parse_appeal(r, a, f"appeals[{i}]", key) for i, a in enumerate(r.lst(doc.get("appeals"), "appeals"))]
     withdrawals = [_parse_withdrawal(r, w, f"withdrawals[{i}]") for i, w in enumerate(r.lst(doc.get("withdrawals"), "withdrawals"))]
 
@@ -269,13 +269,13 @@ def parse_document(document: Any) -> TournamentFacts:
         appeals=tuple(a for a in appeals if a is not None),
         withdrawals=tuple(w for w in withdrawals if w is not None),
     )
-    problems = check_references(facts) + list(module.validate(facts))
+    problems = check_references(facts) + list(ruleset.validate(facts))
     if problems:
         raise RulesetError(problems)
     return facts
 
 
-def _parse_players(r: _Reader, value: Any) -> list[Player]:
+def _parse_players(r: Reader, value: Any) -> list[Player]:
     out: list[Player] = []
     seen: set[str] = set()
     for i, raw in enumerate(r.lst(value, "players")):
@@ -300,7 +300,7 @@ def _parse_players(r: _Reader, value: Any) -> list[Player]:
     return out
 
 
-def _parse_families(r: _Reader, value: Any) -> list[Family]:
+def _parse_families(r: Reader, value: Any) -> list[Family]:
     out: list[Family] = []
     seen: set[str] = set()
     for i, raw in enumerate(r.lst(value, "families")):
@@ -319,7 +319,7 @@ def _parse_families(r: _Reader, value: Any) -> list[Family]:
     return out
 
 
-def _parse_teams(r: _Reader, value: Any, path: str, key: str) -> list[Team]:
+def _parse_teams(r: Reader, value: Any, path: str, key: str) -> list[Team]:
     out: list[Team] = []
     seen: set[str] = set()
     for i, raw in enumerate(r.lst(value, path)):
@@ -350,7 +350,7 @@ def _parse_teams(r: _Reader, value: Any, path: str, key: str) -> list[Team]:
     return out
 
 
-def _parse_stage(r: _Reader, raw: Any, path: str, key: str) -> Stage | None:
+def _parse_stage(r: Reader, raw: Any, path: str, key: str) -> Stage | None:
     s = r.obj(raw, path, STAGE_KEYS_ALLOWED, {"key"})
     if s is None:
         return None
@@ -381,7 +381,7 @@ def _parse_stage(r: _Reader, raw: Any, path: str, key: str) -> Stage | None:
             r.fail(f"{path}.tours", "a Mafia stage has games, not tours")
         numbers: set[int] = set()
         for i, g in enumerate(r.lst(s.get("games"), f"{path}.games")):
-            game = _parse_game(r, g, f"{path}.games[{i}]")
+            game = parse_game(r, g, f"{path}.games[{i}]")
             if game is None:
                 continue
             if game.number in numbers:
@@ -394,7 +394,7 @@ def _parse_stage(r: _Reader, raw: Any, path: str, key: str) -> Stage | None:
             r.fail(f"{path}.games", "a ChGK stage has tours, not games")
         numbers = set()
         for i, t in enumerate(r.lst(s.get("tours"), f"{path}.tours")):
-            tour = _parse_tour(r, t, f"{path}.tours[{i}]")
+            tour = parse_tour(r, t, f"{path}.tours[{i}]")
             if tour is None:
                 continue
             if tour.number in numbers:
@@ -410,7 +410,7 @@ def _parse_stage(r: _Reader, raw: Any, path: str, key: str) -> Stage | None:
                  tours=tuple(tours), seed=None if seed is None else str(seed))
 
 
-def _check_stage_order(r: _Reader, stages: list[Stage], key: str) -> None:
+def _check_stage_order(r: Reader, stages: list[Stage], key: str) -> None:
     order = STAGE_KEYS[key]
     seen: list[str] = []
     for i, stage in enumerate(stages):
@@ -421,7 +421,7 @@ def _check_stage_order(r: _Reader, stages: list[Stage], key: str) -> None:
         seen.append(stage.key)
 
 
-def _parse_game(r: _Reader, raw: Any, path: str) -> Game | None:
+def parse_game(r: Reader, raw: Any, path: str) -> Game | None:
     g = r.obj(raw, path, GAME_KEYS, {"number"})
     if g is None:
         return None
@@ -495,7 +495,7 @@ def _parse_game(r: _Reader, raw: Any, path: str) -> Game | None:
     )
 
 
-def _parse_tour(r: _Reader, raw: Any, path: str) -> Tour | None:
+def parse_tour(r: Reader, raw: Any, path: str) -> Tour | None:
     t = r.obj(raw, path, TOUR_KEYS, {"number"})
     if t is None:
         return None
@@ -535,7 +535,7 @@ def _parse_tour(r: _Reader, raw: Any, path: str) -> Tour | None:
                 masks=tuple(masks), absent=r.names(t.get("absent"), f"{path}.absent"))
 
 
-def _parse_penalty(r: _Reader, raw: Any, path: str) -> Penalty | None:
+def parse_penalty(r: Reader, raw: Any, path: str) -> Penalty | None:
     p = r.obj(raw, path, PENALTY_KEYS, {"kind", "points"})
     if p is None:
         return None
@@ -557,7 +557,7 @@ def _parse_penalty(r: _Reader, raw: Any, path: str) -> Penalty | None:
                    text=r.string(p.get("text"), f"{path}.text", required=False, allow_empty=True) or "")
 
 
-def _parse_decision(r: _Reader, raw: Any, path: str, index: int) -> Decision | None:
+def parse_decision(r: Reader, raw: Any, path: str, index: int) -> Decision | None:
     d = r.obj(raw, path, DECISION_KEYS, {"kind"})
     if d is None:
         return None
@@ -589,7 +589,7 @@ def _parse_decision(r: _Reader, raw: Any, path: str, index: int) -> Decision | N
                     text=r.string(d.get("text"), f"{path}.text", required=False, allow_empty=True) or "")
 
 
-def _parse_appeal(r: _Reader, raw: Any, path: str, key: str) -> Appeal | None:
+def _parse_appeal(r: Reader, raw: Any, path: str, key: str) -> Appeal | None:
     a = r.obj(raw, path, APPEAL_KEYS, {"kind", "filed_at"})
     if a is None:
         return None
@@ -619,7 +619,7 @@ def _parse_appeal(r: _Reader, raw: Any, path: str, key: str) -> Appeal | None:
                   appellant=r.string(a.get("appellant"), f"{path}.appellant", required=False))
 
 
-def _parse_withdrawal(r: _Reader, raw: Any, path: str) -> Withdrawal | None:
+def _parse_withdrawal(r: Reader, raw: Any, path: str) -> Withdrawal | None:
     w = r.obj(raw, path, WITHDRAWAL_KEYS, {"team", "at"})
     if w is None:
         return None
@@ -630,7 +630,7 @@ def _parse_withdrawal(r: _Reader, raw: Any, path: str) -> Withdrawal | None:
     return Withdrawal(team=team, at=at)
 
 
-def _complete_players(r: _Reader, players: list[Player], teams: list[Team]) -> list[Player]:
+def _complete_players(r: Reader, players: list[Player], teams: list[Team]) -> list[Player]:
     known = {p.nick for p in players}
     out = list(players)
     for team in teams:

@@ -34,15 +34,15 @@ class Computed:
 
 def compute_all(facts: TournamentFacts, now: dt.datetime) -> list[Computed]:
     """Standings after each stage present, plus the latest (``stage_key`` "")."""
-    module = rulesets.get(facts.ruleset)
+    ruleset = rulesets.get(facts.ruleset)
     out: list[Computed] = []
     for stage in facts.stages:
-        standings = module.compute(facts, stage.key, now)
+        standings = ruleset.compute(facts, stage.key, now)
         out.append(Computed(stage.key, export_standings(facts, standings), standings_details(standings)))
     if out and rulesets_latest_is_last(facts):
         out.append(Computed(LATEST, out[-1].export, out[-1].details))
     else:
-        latest = module.compute(facts, None, now)
+        latest = ruleset.compute(facts, None, now)
         out.append(Computed(LATEST, export_standings(facts, latest), standings_details(latest)))
     return out
 
@@ -113,14 +113,14 @@ def gc_paused():
 
 def next_recheck(facts: TournamentFacts, now: dt.datetime) -> dt.datetime | None:
     """The next moment an open appeal window closes: the table may turn final then."""
-    module = rulesets.get(facts.ruleset)
-    moments = [module.decision_deadline(facts, d) for d in facts.decisions]
-    moments += [module.appeal_deadline(facts, a) for a in facts.appeals]
+    policy = rulesets.get(facts.ruleset).appeal_policy
+    moments = [policy.decision_deadline(facts, d) for d in facts.decisions] if policy.decision_deadline else []
+    moments += [policy.appeal_deadline(facts, a) for a in facts.appeals]
     stage = facts.stages[-1] if facts.stages else None
     if stage is not None:
         for tour in stage.tours:
             probe = _probe_appeal(stage.key, tour.number)
-            moments.append(module.appeal_deadline(facts, probe))
+            moments.append(policy.appeal_deadline(facts, probe))
     future = [m for m in moments if m is not None and m > now]
     return min(future) + dt.timedelta(seconds=1) if future else None
 
@@ -174,6 +174,5 @@ def current_export(tournament: Tournament, stage_key: str | None = None,
                    now: dt.datetime | None = None) -> dict[str, Any]:
     """The export document computed from the facts as they are now (CLI and tests)."""
     facts = load_facts(tournament)
-    module = rulesets.get(facts.ruleset)
-    standings = module.compute(facts, stage_key, now or timezone.now())
+    standings = rulesets.get(facts.ruleset).compute(facts, stage_key, now or timezone.now())
     return export_standings(facts, standings)

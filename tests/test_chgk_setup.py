@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Player, Role
-from rulesets.chgk_season import HostingWish, draw_hosting_order
+from rulesets.chgk_tour_points.season import HostingWish, draw_hosting_order
 from tests.factories import RoleFactory, UserFactory
 from tournaments import chgk_setup as services
 from tournaments.chgk_models import ChgkApplication, ChgkChecklistDone, ChgkHostingWish

@@ -7,7 +7,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from accounts.models import Role, TournamentRole
-from rulesets.class_balanced_schedule import generate_stage1
+from rulesets.class_balanced.schedule import generate_stage1
 from tests.conftest import example
 from tests.factories import UserFactory
 from tournaments.class_schedule import ScheduleRefused, generate, publish

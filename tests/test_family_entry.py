@@ -258,7 +258,7 @@ def test_the_calendar_page_reads_a_bounded_number_of_queries(client, django_asse
 
 
 def test_fl_8_groups_drawn_with_a_public_seed_are_reproducible(client):
-    from rulesets.family_league_entry import draw_groups
+    from rulesets.family_league.entry import draw_groups
     from tests.conftest import example
     from tests.factories import RoleFactory, UserFactory
     from tournaments.importer import import_document

@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from accounts.models import Player, Role
-from rulesets.elimination_gp_draw import draw_teams
+from rulesets.elimination_gp.draw import draw_teams
 from scoring.services import recompute
 from tests.conftest import example
 from tests.factories import RoleFactory, UserFactory, user_playing_as

@@ -140,12 +140,15 @@ def test_tournament_page_shows_the_snapshot_standings_with_links_to_teams(client
 
 
 def test_tournament_page_reads_the_snapshot_and_never_computes_standings(client, chgk, monkeypatch):
-    import rulesets.chgk_tour_points as module
+    import dataclasses
+
+    import rulesets
 
     def refuse(*args, **kwargs):
         raise AssertionError("a page computed standings")
 
-    monkeypatch.setattr(module, "compute", refuse)
+    monkeypatch.setitem(rulesets._REGISTRY, "chgk_tour_points",
+                        dataclasses.replace(rulesets.get("chgk_tour_points"), compute=refuse))
     snapshot = StandingsSnapshot.objects.get(tournament=chgk, stage_key="")
     snapshot.export["teams"][0]["points"] = 99.25
     snapshot.save()

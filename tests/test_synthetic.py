@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 import rulesets
-from rulesets.class_balanced_points import class_of
+from rulesets.class_balanced.points import class_of
 from rulesets.interchange import export_standings, parse_document
 from scoring.models import StandingsSnapshot
 from tournaments.importer import import_document

@@ -146,9 +146,9 @@ class TournamentForm(forms.ModelForm):
         cleaned = super().clean()
         key = cleaned.get("ruleset")
         if key:
-            module = rulesets.get(key)
-            settings = {**module.DEFAULT_SETTINGS, **(cleaned.get("settings") or {})}
-            problems = module.validate_settings(settings)
+            ruleset = rulesets.get(key)
+            settings = {**ruleset.default_settings, **(cleaned.get("settings") or {})}
+            problems = ruleset.validate_settings(settings)
             if problems:
                 self.add_error("settings", [str(p) for p in problems])
             cleaned["settings"] = settings
@@ -173,7 +173,7 @@ class TournamentAdmin(TournamentScopedAdmin):
 
     def save_model(self, request, obj, form, change) -> None:
         if not change:
-            obj.ruleset_version = rulesets.get(obj.ruleset).VERSION
+            obj.ruleset_version = rulesets.get(obj.ruleset).version
         super().save_model(request, obj, form, change)
 
 

@@ -27,7 +27,7 @@ from accounts.models import Player
 from accounts.permissions import can_enter_results, can_record_decisions
 from rulesets import facts as F
 from rulesets.base import Problem
-from rulesets.interchange import _parse_game, _parse_penalty, _parse_tour, _Reader, check_references
+from rulesets.interchange import Reader, check_references, parse_game, parse_penalty, parse_tour
 from scoring.loader import load_facts
 from tournaments.api_common import local_iso, local_text, strip_prefix
 from tournaments.models import Game, Group, Mask, NoShowElimination, Penalty, Seat, Stage, Team, Tour, Tournament
@@ -130,9 +130,9 @@ def _replace_in_stage(facts: F.TournamentFacts, stage_key: str, attr: str, item:
 
 def judge(tournament: Tournament, before: F.TournamentFacts, after: F.TournamentFacts, prefix: str) -> list[Problem]:
     """Problems the change brings: any about the changed object, and any new elsewhere."""
-    module = rulesets.get(tournament.ruleset)
-    old = set(check_references(before)) | set(module.validate(before))
-    problems = check_references(after) + list(module.validate(after))
+    validate = rulesets.get(tournament.ruleset).validate
+    old = set(check_references(before)) | set(validate(before))
+    problems = check_references(after) + list(validate(after))
     fresh = [p for p in problems if p.path == prefix or p.path.startswith(prefix + ".")
              or p.path.startswith(prefix + "[") or p not in old]
     return strip_prefix(list(dict.fromkeys(fresh)), prefix)
@@ -156,8 +156,8 @@ def _players(nicks: set[str]) -> dict[str, Player]:
 
 
 def _parse_game_payload(data: dict) -> F.Game:
-    r = _Reader()
-    game = _parse_game(r, data, "")
+    r = Reader()
+    game = parse_game(r, data, "")
     if r.problems or game is None:
         raise WriteRefused(strip_prefix(r.problems or [Problem("", _("not a game"))], ""))
     return game
@@ -284,8 +284,8 @@ def put_masks(user, pk: int, data: Any) -> Tour:
         masks = data.get("masks")
         if not isinstance(masks, dict):
             raise _refuse("masks", _("must be an object of team: mask"))
-        r = _Reader()
-        parsed = _parse_tour(r, {"number": tour.number, "questions": tour.questions, "masks": masks}, "")
+        r = Reader()
+        parsed = parse_tour(r, {"number": tour.number, "questions": tour.questions, "masks": masks}, "")
         if r.problems or parsed is None:
             raise WriteRefused(strip_prefix(r.problems, ""))
         facts = load_facts(tournament)
@@ -337,8 +337,8 @@ def create_penalty(user, data: Any) -> Penalty:
     _require_judge(user, tournament)
     if data.get("decided_at") is None:
         data["decided_at"] = timezone.now().isoformat()
-    r = _Reader()
-    fpen = _parse_penalty(r, data, "")
+    r = Reader()
+    fpen = parse_penalty(r, data, "")
     if r.problems or fpen is None:
         raise WriteRefused(strip_prefix(r.problems, ""))
     if fpen.points > MAX_POINTS or fpen.points != fpen.points.quantize(Decimal("0.001")):

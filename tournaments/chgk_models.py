@@ -3,7 +3,7 @@
 Loaded by ``tournaments.models`` (last line) so Django sees them in the
 ``tournaments`` app. The admission queue, the hosting draw and the overdue
 flags are not stored: ``tournaments.chgk_setup`` computes them from these
-rows with the pure rules of ``rulesets.chgk_season``.
+rows with the pure rules of ``rulesets.chgk_tour_points.season``.
 """
 
 from __future__ import annotations

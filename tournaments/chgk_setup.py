@@ -1,7 +1,7 @@
 """ChGK season setup services: applications and admission (CHGK-1, CHGK-5), the hosting draw (CHGK-7),
 a tour's pack (CHGK-8, CHGK-9) and the checklists (CHGK-11).
 
-The rules themselves are the pure functions of ``rulesets.chgk_season``;
+The rules themselves are the pure functions of ``rulesets.chgk_tour_points.season``;
 this module reads and writes the rows they need. Refusals raise ``Refused``
 with the rules' problems (each names its rule code).
 """
@@ -20,8 +20,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Player, Role
-from rulesets import chgk_season as rules
 from rulesets.base import Problem
+from rulesets.chgk_tour_points import season as rules
 from tournaments.chgk_models import ChgkApplication, ChgkChecklistDone, ChgkHostingWish
 from tournaments.models import Question, RosterEntry, Stage, Team, Tour, Tournament
 

@@ -1,6 +1,6 @@
 """Turning a generated class_balanced schedule into scheduled games (CB-2, CB-5, CB-6).
 
-The pure generators live in ``rulesets.class_balanced_schedule``; this module
+The pure generators live in ``rulesets.class_balanced.schedule``; this module
 picks the teams of the stage, places each game in time (one stage a week,
 CB-1), stores the games with the classes the table gives (stage 2) and the
 public seed, and publishes the table when the organizer says so.
@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from rulesets import class_balanced_schedule as gen
+from rulesets.class_balanced import schedule as gen
 from scoring.models import StandingsSnapshot
 from tournaments.models import Game, GameStatus, Stage, Team
 

@@ -3,7 +3,7 @@
 Loaded by ``tournaments.models`` (last line) so Django sees them in the
 ``tournaments`` app. Rosters, waiting lists and replacement histories are not
 stored: ``tournaments.gp_services`` computes them from these rows with the
-pure rules of ``rulesets.elimination_gp_registration``.
+pure rules of ``rulesets.elimination_gp.registration``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Grand Prix registration, draw and prize payments: the database side of GP-3..GP-8, GP-16..GP-19, GP-22.
 
-The rules themselves are the pure functions of ``rulesets.elimination_gp_*``;
+The rules themselves are the pure functions of ``rulesets.elimination_gp.*``;
 this module turns rows into their inputs, applies their answers in one
 transaction, and translates their reasons for the pages.
 """
@@ -18,8 +18,8 @@ from django.utils.translation import gettext_lazy
 
 from accounts.models import Player
 from rulesets import elimination_gp as gp
-from rulesets.elimination_gp_draw import PLAYERS_PER_BASKET_PER_TEAM, BasketEntry, draw_teams, make_baskets
-from rulesets.elimination_gp_registration import (
+from rulesets.elimination_gp.draw import PLAYERS_PER_BASKET_PER_TEAM, BasketEntry, draw_teams, make_baskets
+from rulesets.elimination_gp.registration import (
     MAX_INVITATIONS,
     Registration,
     Roster,

@@ -89,9 +89,8 @@ def _store(facts: TournamentFacts, replace: bool) -> tuple[Tournament, bool]:
         existing.delete()
     else:
         version = 1
-    module = rulesets.get(facts.ruleset)
     tournament = Tournament.objects.create(
-        slug=facts.slug, name=facts.name, ruleset=facts.ruleset, ruleset_version=module.VERSION,
+        slug=facts.slug, name=facts.name, ruleset=facts.ruleset, ruleset_version=rulesets.get(facts.ruleset).version,
         settings=facts.settings, timezone=facts.timezone, starts_on=facts.starts_on, facts_version=version,
     )
     players = _ensure_players(facts)

@@ -10,7 +10,7 @@ same document:
   x 60 tours is the issue's large case);
 - ``class_balanced_tournament(seed, stages)``: the 14-team ``class_balanced``
   tournament through 1..3 stages, on the tables CB-5..CB-7 demand (drawn by
-  ``rulesets.class_balanced_schedule`` when present), the field of each stage
+  ``rulesets.class_balanced.schedule`` when present), the field of each stage
   as the ruleset's cut leaves it (CB-12);
 - ``elimination_gp_stage(seed)`` / ``elimination_gp_series(stages, seed)``:
   ``elimination_gp`` qualifying stages of 54 players drawn into 9 teams of 6
@@ -26,7 +26,7 @@ import datetime as dt
 import random
 from typing import Any
 
-from rulesets import class_balanced_schedule as schedule
+from rulesets.class_balanced import schedule
 
 MSK = dt.timezone(dt.timedelta(hours=3))
 
@@ -214,7 +214,7 @@ def class_balanced_tournament(seed: int = 1, stages: int = 3, slug: str | None =
     """A class_balanced tournament of 14 teams played through ``stages`` (1..3) stages (CB-1..CB-7).
 
     Each stage is played on the table the portal would publish for it (``_cb_tables``: the portal's
-    ``rulesets.class_balanced_schedule`` when it is there); every stage is complete and class-balanced,
+    ``rulesets.class_balanced.schedule`` when it is there); every stage is complete and class-balanced,
     so nobody is disqualified; the teams of stages 2 and 3 are those the ruleset keeps after the cut (CB-12).
     """
     if not 1 <= stages <= 3:
@@ -261,7 +261,7 @@ def _gp_stage(stage_key: str, stage_number: int, rng: random.Random, starts: dt.
     Returns the stage document and the players list (nick, level). The simulation
     applies GP-9..GP-13 itself, so no eliminated player plays a later game.
     """
-    from rulesets.elimination_gp_draw import draw_teams
+    from rulesets.elimination_gp.draw import draw_teams
     from rulesets.facts import SIDE_OF_ROLE
 
     nicks = [f"S{stage_number}P{i:02d}" for i in range(1, 55)]

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from accounts.permissions import can_enter_results
-from rulesets import chgk_season as rules
+from rulesets.chgk_tour_points import season as rules
 from rulesets.facts import LEAGUES
 from tournaments import chgk_setup as services
 from tournaments.models import Question, Tournament

@@ -51,7 +51,7 @@ def seat_points_by_stage(tournament: Tournament, wanted: dict[str, list[int]]
                          ) -> dict[str, dict[int, dict[str, tuple[float, str]]]]:
     """Like ``seat_points`` for games of several stages; the facts are loaded at most once."""
     wanted = {key: numbers for key, numbers in wanted.items() if numbers}
-    if not wanted or not hasattr(rulesets.get(tournament.ruleset), "seat_points"):
+    if not wanted or rulesets.get(tournament.ruleset).seat_points is None:
         return {}
     keys = {(stage_key, number // BLOCK): seat_key(tournament, tournament.facts_version, stage_key, number // BLOCK)
             for stage_key, numbers in wanted.items() for number in numbers}
@@ -76,12 +76,12 @@ def _as_dict(entries: list) -> dict[str, tuple[float, str]]:
 def _compute_seat_points(tournament: Tournament, stage_keys: list[str]) -> dict[str, dict[int, list]]:
     """Every game of the stages at once, stored block by block (one facts load per facts version)."""
     facts = load_facts(tournament)
-    module = rulesets.get(facts.ruleset)
+    ruleset = rulesets.get(facts.ruleset)
     out: dict[str, dict[int, list]] = {}
     payload: dict[str, dict[int, list]] = {}
     for stage_key in stage_keys:
         try:
-            raw = module.seat_points(facts, stage_key)
+            raw = ruleset.seat_points(facts, stage_key)
         except RulesetError:
             raw = {}
         by_game: dict[int, list] = defaultdict(list)
@@ -99,15 +99,15 @@ def _compute_seat_points(tournament: Tournament, stage_keys: list[str]) -> dict[
 
 def tour_table(tournament: Tournament, number: int) -> dict[str, Any] | None:
     """The ruleset's ``tour_table`` (effective masks, ratings, places, points) as plain JSON-like data."""
-    module = rulesets.get(tournament.ruleset)
-    if not hasattr(module, "tour_table"):
+    ruleset = rulesets.get(tournament.ruleset)
+    if ruleset.tour_table is None:
         return None
     key = tour_key(tournament, tournament.facts_version, number)
     table = cache.get(key)
     if table is not None:
         return table
     try:
-        table = jsonable(module.tour_table(load_facts(tournament), number))
+        table = jsonable(ruleset.tour_table(load_facts(tournament), number))
     except RulesetError:
         return None
     cache.set(key, table, timeout=TIMEOUT)

@@ -2,7 +2,7 @@
 the series' finalists (GP-16..GP-19) and the prizes with their payment status (GP-22, GP-22a).
 
 Standings, finalists and awards are read from the stored snapshots; rosters
-and the draw come from the pure rules in ``rulesets.elimination_gp_*``.
+and the draw come from the pure rules in ``rulesets.elimination_gp.*``.
 Every page runs a fixed number of queries (``tests/test_gp_portal.py``).
 """
 
@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from accounts.permissions import can_enter_results, can_record_decisions, confirmed_player_of
-from rulesets.elimination_gp_draw import default_seed, draw_teams
+from rulesets.elimination_gp.draw import default_seed, draw_teams
 from scoring.models import StandingsSnapshot
 from tournaments import gp_services as services
 from tournaments.gp_models import PrizePayment

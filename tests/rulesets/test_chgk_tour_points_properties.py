@@ -8,8 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesets import chgk_tour_points as chgk
-from rulesets.chgk_tours import DEFAULT_POINTS_BY_PLACE, normalise_points_tables, points_table_for, shared_places
-from rulesets.chgk_tours import tour_points as points_for_counts
+from rulesets.chgk_tour_points.tours import (
+    DEFAULT_POINTS_BY_PLACE,
+    normalise_points_tables,
+    points_table_for,
+    shared_places,
+)
+from rulesets.chgk_tour_points.tours import tour_points as points_for_counts
 from tests.rulesets.test_chgk_tour_points import NAMES, export, load, season_doc, tour_doc
 
 TABLES = normalise_points_tables(DEFAULT_POINTS_BY_PLACE)

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from rulesets import chgk_tour_points as chgk
-from rulesets.chgk_tours import average_place, points_table_for, shared_places
+from rulesets.chgk_tour_points.tours import average_place, points_table_for, shared_places
 from rulesets.interchange import export_standings, parse_document
 
 REAL = Path(__file__).resolve().parent.parent / "data" / "real"

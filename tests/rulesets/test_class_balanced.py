@@ -10,7 +10,7 @@ import pytest
 
 from rulesets import class_balanced as cb
 from rulesets.base import RulesetError
-from rulesets.class_balanced_points import class_of
+from rulesets.class_balanced.points import class_of
 from rulesets.interchange import export_standings, parse_document
 from tests.rulesets.test_class_balanced_builder import (
     LATE,

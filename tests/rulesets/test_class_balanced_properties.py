@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesets import class_balanced as cb
-from rulesets.class_balanced_points import Tally
+from rulesets.class_balanced.points import Tally
 from tests.rulesets.test_class_balanced_builder import STATS, TEAMS, document, export, game, parse, seat
 
 ROLES = ("civilian", "civilian", "commissar", "mafia", "don")

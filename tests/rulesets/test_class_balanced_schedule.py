@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesets import class_balanced_schedule as cbs
+from rulesets.class_balanced import schedule as cbs
 
 SEEDS = range(50)
 STAGE1_TEAMS = [f"Team {letter}" for letter in "ABCDEFGHIJKLMN"]
@@ -297,7 +297,7 @@ def test_cb_2_stage3_calendar_has_every_team_in_every_one_of_24_games():
 
 def test_generators_never_import_django():
     code = (
-        "import sys; import rulesets.class_balanced_schedule as m; "
+        "import sys; import rulesets.class_balanced.schedule as m; "
         "m.generate_stage1([str(i) for i in range(14)], 1); m.generate_stage2([str(i) for i in range(13)], 1); "
         "assert not any(name == 'django' or name.startswith('django.') for name in sys.modules)"
     )

@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from rulesets import class_balanced as cb
-from rulesets.class_balanced_points import Tally
+from rulesets.class_balanced.points import Tally
 from rulesets.facts import TournamentFacts
 from tests.rulesets.test_class_balanced_builder import (
     TEAMS,

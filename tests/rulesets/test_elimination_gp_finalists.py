@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rulesets import elimination_gp as gp
+from rulesets.elimination_gp.standings import _Series
 from rulesets.interchange import parse_document
 from tests.rulesets.test_elimination_gp_helpers import (
     LATER,
@@ -265,7 +266,7 @@ def test_gp_21_committee_picks_use_the_average_over_all_their_qualifying_games()
     stage2 = StagePlan("qualifying-2").tour("draw", {"A1": "mafia"}).tour("draw", {"A2": "mafia", "C2": "mafia"})
     decision = {"kind": "qualify", "player": "C2", "reason": "GP-19", "decided_at": "2013-06-01T12:00:00+04:00"}
     doc = document(stage1, stage2.knock_out().stage(), settings={"extra_indicator": "custom"}, decisions=[decision])
-    series = gp._Series(parse_document(doc))
+    series = _Series(parse_document(doc))
     assert series.qualified_from().get("C2") is None
     # C2: 1.5 in 1 game of qualifying-1, 3 + 1.5 in 2 games of qualifying-2.
     assert series.qualifying_average("C2") == 2

@@ -8,8 +8,8 @@ import hashlib
 import pytest
 
 from rulesets import elimination_gp as gp
-from rulesets.elimination_gp_draw import BasketEntry, draw_order
-from rulesets.elimination_gp_registration import (
+from rulesets.elimination_gp.draw import BasketEntry, draw_order
+from rulesets.elimination_gp.registration import (
     Registration,
     eligibility_problems,
     eligible,

@@ -73,7 +73,7 @@ def test_fl_0_tournament_facts_are_accepted_as_settings():
 
 
 def test_fl_1_only_the_family_head_may_apply():
-    from rulesets.family_league_entry import can_apply
+    from rulesets.family_league.entry import can_apply
 
     doc = document(NINE, [])
     doc["families"] = [{"name": "Fam01", "head": "Fam01-p1"}]

@@ -7,7 +7,7 @@ import zoneinfo
 
 import icalendar
 
-from rulesets.family_league_calendar import calendar_ics, generate_calendar, stage_calendar
+from rulesets.family_league.calendar import calendar_ics, generate_calendar, stage_calendar
 from rulesets.interchange import parse_document
 from tests.rulesets.test_family_league_builder import document, final_stage, names
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from rulesets.facts import Player
-from rulesets.family_league_entry import (
+from rulesets.family_league.entry import (
     BlacklistEntry,
     draw_groups,
     eligibility_from_facts,

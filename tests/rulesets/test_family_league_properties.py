@@ -114,7 +114,7 @@ days_game_strategy = st.tuples(st.sampled_from(OUTCOMES), st.integers(1, 9), st.
 def test_fl13_fl14_team_points_are_the_exact_sum_of_their_seats(games_spec, table):
     """Seats add up in integer units of a common denominator: the totals equal a plain Fraction sum."""
     from rulesets import interchange
-    from rulesets.family_league_games import PointsTable, analyse, seat_value
+    from rulesets.family_league.games import PointsTable, analyse, seat_value
 
     doc = _document(games_spec)
     doc["tournament"]["settings"] = {"points_table": table}

@@ -7,8 +7,8 @@ sum (CHGK-15). Appeal verdicts change the masks (CHGK-21, CHGK-22) and a
 withdrawal may remove a team's answers (CHGK-17).
 
 Season-setup checks (rosters, admission queue, hosting draw, packs,
-checklists) live in ``rulesets.chgk_season`` and are re-exported here; the
-tour arithmetic lives in ``rulesets.chgk_tours``.
+checklists) live in ``rulesets.chgk_tour_points.season`` and are re-exported by
+the package; the tour arithmetic lives in ``rulesets.chgk_tour_points.tours``.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from rulesets.base import (
     merge_settings,
     round2,
 )
-from rulesets.chgk_season import (  # noqa: F401  (re-exported: the ruleset's public setup checks)
+from rulesets.chgk_tour_points.season import (  # noqa: F401  (re-exported: the ruleset's public setup checks)
     Application,
     ChecklistItem,
     HostingWish,
@@ -51,7 +51,7 @@ from rulesets.chgk_season import (  # noqa: F401  (re-exported: the ruleset's pu
     line_up_players,
     overdue_items,
 )
-from rulesets.chgk_tours import (
+from rulesets.chgk_tour_points.tours import (
     DEFAULT_POINTS_BY_PLACE,
     apply_verdicts,
     correct_answers,

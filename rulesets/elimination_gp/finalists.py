@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from rulesets.base import Award, Criterion, Ranked, competition_rank, floor_mf, round2, tied_groups
-from rulesets.elimination_gp_process import StageRun, is_omon
+from rulesets.elimination_gp.process import StageRun, is_omon
 from rulesets.facts import Decision, Game, TournamentFacts
 from rulesets.mafia import active_decisions
 

@@ -5,9 +5,9 @@ of 6; every tour each remaining team sends one remaining player to the
 tour's game and the losers of a clean win are out (GP-9..GP-13). The team
 ranking (GP-15), the player table (GP-15a), the finalists (GP-16..GP-19) and
 the final's places and prizes (GP-20..GP-22) are computed here from the
-facts; the seeded draws live in ``elimination_gp_draw``, the registration
-rules in ``elimination_gp_registration``, the tour-by-tour replay in
-``elimination_gp_process`` and the finalists in ``elimination_gp_finalists``.
+facts; the seeded draws live in ``rulesets.elimination_gp.draw``, the registration
+rules in ``.registration``, the tour-by-tour replay in ``.process`` and the
+finalists in ``.finalists``.
 
 Interpretations where the spec is silent (each also in the function that
 applies it): a maniac seat is on neither side, a clean win of the civilians
@@ -29,8 +29,8 @@ from typing import Any
 
 from rulesets import mafia
 from rulesets.base import Award, Problem, Ranked, RulesetError, Standings, round2
-from rulesets.elimination_gp_draw import default_seed, draw_no_show, draw_teams, make_baskets
-from rulesets.elimination_gp_finalists import (
+from rulesets.elimination_gp.draw import default_seed, draw_no_show, draw_teams, make_baskets
+from rulesets.elimination_gp.finalists import (
     FINAL_STAGE,
     MEDAL_PLACES,
     Finalist,
@@ -43,7 +43,7 @@ from rulesets.elimination_gp_finalists import (
     stage_finalists,
     suggestions,
 )
-from rulesets.elimination_gp_process import (
+from rulesets.elimination_gp.process import (
     SIDES,
     StageRun,
     player_rows,
@@ -53,7 +53,7 @@ from rulesets.elimination_gp_process import (
     run_stage,
     team_rows,
 )
-from rulesets.elimination_gp_registration import stage_roster
+from rulesets.elimination_gp.registration import stage_roster
 from rulesets.facts import OUTCOMES, Appeal, Decision, TournamentFacts
 
 __all__ = [

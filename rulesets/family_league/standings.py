@@ -51,7 +51,8 @@ from rulesets.base import (
     tied_groups,
 )
 from rulesets.facts import SCORING_STATUSES, Appeal, Decision, Game, Stage, TournamentFacts
-from rulesets.family_league_games import (
+from rulesets.family_league.games import (
+    FL15_CODES,
     LeagueAnalysis,
     Pool,
     SeatJudgement,
@@ -61,15 +62,17 @@ from rulesets.family_league_games import (
     penalty_team,
     stage_pools,
 )
-from rulesets.family_league_settings import DEFAULT_SETTINGS as DEFAULT_SETTINGS
-from rulesets.family_league_settings import setting
-from rulesets.family_league_settings import validate_settings as validate_settings
+from rulesets.family_league.settings import DEFAULT_SETTINGS as DEFAULT_SETTINGS
+from rulesets.family_league.settings import setting
+from rulesets.family_league.settings import validate_settings as validate_settings
 
 KEY = "family_league"
 VERSION = 1
 STAGE_KEYS: tuple[str, ...] = ("qualifying", "final")
 APPEAL_HOURS = 72
 APPEAL_FROM = "published_at"
+DETECTED_VIOLATION_HOURS = 72  # FL-19: a detected violation may be appealed within 3 days of its game's entry
+DETECTED_VIOLATIONS: tuple[str, ...] = tuple(FL15_CODES)  # FL-15.1..FL-15.4: the violations the portal detects
 MAX_PLAYERS_IN_GAME = 21
 STATS_RANGE = (150, 450)
 CUPS = ("gold cup", "silver cup", "bronze cup")

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from rulesets.base import Criterion, PlayerRow, Problem, Ranked, TeamRow, competition_rank, round2, to_fraction
-from rulesets.elimination_gp_draw import default_seed, draw_no_show
+from rulesets.elimination_gp.draw import default_seed, draw_no_show
 from rulesets.facts import OUTCOMES, Game, Seat, Stage, TournamentFacts
 from rulesets.mafia import effective_games
 

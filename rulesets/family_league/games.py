@@ -36,7 +36,7 @@ from typing import NamedTuple
 from rulesets import mafia
 from rulesets.base import round2, to_fraction
 from rulesets.facts import SCORING_STATUSES, SIDE_OF_ROLE, Game, Penalty, Seat, Stage, TournamentFacts
-from rulesets.family_league_settings import PointsTable, setting
+from rulesets.family_league.settings import PointsTable, setting
 
 STAGE_ORDER = ("qualifying", "final")
 VIOLATION_POINTS = Fraction(1, 10)

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import icalendar
 
 from rulesets.facts import TournamentFacts
-from rulesets.family_league import planned_games
-from rulesets.family_league_settings import DEFAULT_ROOM_COMMENT, parse_time_of_day, setting
+from rulesets.family_league.settings import DEFAULT_ROOM_COMMENT, parse_time_of_day, setting
+from rulesets.family_league.standings import planned_games
 
 FINAL_GROUP = "Ф"
 GAME_TIMES = ("19:00", "22:00")

@@ -6,9 +6,9 @@ games with a class table), ten stage 3 (10-player games); points carry over
 (CB-12); a team that ends stage 1 or 3 with unequal class counts is
 disqualified and takes that stage's elimination places first (CB-7, CB-13).
 
-Settings live in ``rulesets.class_balanced_settings``, classes and points in
-``rulesets.class_balanced_points``, the fair-play catalogue in
-``rulesets.class_balanced_fair_play``. This module holds the protocol:
+Settings live in ``rulesets.class_balanced.settings``, classes and points in
+``rulesets.class_balanced.points``, the fair-play catalogue in
+``rulesets.class_balanced.fair_play``. This module holds the protocol:
 ``validate``, ``compute``, the deadlines, and the public figures
 ``seat_points``, ``class_balance`` and ``best_players``.
 
@@ -31,8 +31,8 @@ from typing import Any
 
 from rulesets import mafia
 from rulesets.base import Problem, RulesetError, Standings, TeamRow, round2
-from rulesets.class_balanced_fair_play import GROUNDS_BY_KIND
-from rulesets.class_balanced_points import (
+from rulesets.class_balanced.fair_play import GROUNDS_BY_KIND
+from rulesets.class_balanced.points import (
     STATS_MAX,
     STATS_MIN,
     StageResult,
@@ -42,7 +42,7 @@ from rulesets.class_balanced_points import (
     seat_score,
     stage_result,
 )
-from rulesets.class_balanced_settings import (
+from rulesets.class_balanced.settings import (
     CLASSES,
     DEFAULT_SETTINGS,  # noqa: F401  (protocol name)
     STAGE_KEYS,

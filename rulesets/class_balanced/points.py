@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from rulesets.base import to_fraction
-from rulesets.class_balanced_settings import Config
+from rulesets.class_balanced.settings import Config
 from rulesets.facts import Game, Seat, Stage, TournamentFacts
 from rulesets.mafia import effective_games
 

@@ -1,0 +1,53 @@
+"""Ruleset ``family_league``: the family Mafia league (FL-0..FL-21).
+
+The standings and the protocol functions are in ``standings``; the settings
+in ``settings``; the seat points, violations and fines in ``games``; the
+calendar in ``calendar``; the eligibility rules and the group draw in
+``entry``.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from rulesets.family_league.settings import DEFAULT_SETTINGS, validate_settings
+from rulesets.family_league.standings import (
+    DETECTED_VIOLATION_HOURS,
+    DETECTED_VIOLATIONS,
+    KEY,
+    STAGE_KEYS,
+    VERSION,
+    appeal_deadline,
+    compute,
+    decision_deadline,
+    rank_table,
+    seat_points,
+    validate,
+    verdict_due,
+)
+from rulesets.protocol import AppealPolicy, Ruleset
+
+__all__ = [
+    "KEY", "VERSION", "STAGE_KEYS", "DEFAULT_SETTINGS", "validate_settings", "validate", "compute",
+    "appeal_deadline", "decision_deadline", "verdict_due", "seat_points", "rank_table",
+    "DETECTED_VIOLATION_HOURS", "DETECTED_VIOLATIONS", "RULESET",
+]
+
+RULESET = Ruleset(
+    key=KEY,
+    version=VERSION,
+    stage_keys=STAGE_KEYS,
+    default_settings=MappingProxyType(DEFAULT_SETTINGS),
+    validate_settings=validate_settings,
+    validate=validate,
+    compute=compute,
+    appeal_policy=AppealPolicy(
+        deciders=("curator", "jury"),  # FL-19: the curator (or the appeal jury) decides
+        appeal_deadline=appeal_deadline,  # FL-19: the appealed decision's deadline
+        decision_deadline=decision_deadline,  # FL-19: 72 hours after its publication
+        verdict_due=None,  # FL-19 sets no date for the curator's verdict
+        detected_violation_hours=DETECTED_VIOLATION_HOURS,  # FL-19
+        detected_violations=DETECTED_VIOLATIONS,  # FL-15.1..FL-15.4
+    ),
+    seat_points=seat_points,  # FL-13, FL-14
+)

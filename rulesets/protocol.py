@@ -1,0 +1,92 @@
+"""The typed protocol of a ruleset: what ``rulesets.get(key)`` returns.
+
+Each ruleset package (``rulesets/<key>/``) defines one ``RULESET: Ruleset``;
+the registry (``rulesets/__init__.py``) collects the four. Callers read
+fields, never probe a module with ``hasattr``: an extra a ruleset lacks is
+``None`` (``seat_points`` for ChGK, ``tour_table`` for the Mafia rulesets).
+
+Pure: no Django, no clock (times are arguments).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from rulesets.base import Problem, Standings
+from rulesets.facts import Appeal, Decision, TournamentFacts
+
+AppealDeadline = Callable[[TournamentFacts, Appeal], "dt.datetime | None"]
+DecisionDeadline = Callable[[TournamentFacts, Decision], "dt.datetime | None"]
+SeatPoints = Callable[[TournamentFacts, str], dict[tuple[int, str], tuple[Fraction, str]]]
+TourTable = Callable[[TournamentFacts, int], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class AppealPolicy:
+    """Who decides appeals, what may be appealed, and by when (GP-23, CHGK-18..CHGK-20, FL-19, CB-17).
+
+    - ``deciders``: the tournament roles (``accounts.models.Role`` values) whose
+      members decide appeals: the committee (GP-23), the appeal jury (CHGK-18),
+      the curator (FL-19), the judge or curator (CB-17); site staff always may.
+    - ``appeal_deadline(facts, appeal)``: the last moment ``appeal`` may be filed.
+    - ``decision_deadline(facts, decision)``: the last moment a decision may be
+      appealed; ``None`` where appeals are never against decisions (ChGK,
+      CHGK-19).
+    - ``verdict_due(facts, appeal)``: when the verdict is due; ``None`` where the
+      rules set no date (only CHGK-18 does: D+9).
+    - ``detected_violation_hours``: the window for appealing a violation the
+      portal detected in a game, counted from the game's entry (FL-19, 72 h);
+      ``None`` where such violations cannot be appealed.
+    - ``detected_violations``: the kinds of detected violation that may be
+      appealed (FL-15.1..FL-15.4); empty where none may.
+    - ``question_kinds``: the appeal kinds on a tour's question (CHGK-19:
+      ``removal``, ``accept_answer``); empty where appeals are against
+      decisions instead (GP-23, FL-19, CB-17).
+    - ``captain_files``: only the team's captain files an appeal (CHGK-20);
+      otherwise any participant of the team (GP-23, FL-19, CB-17).
+    """
+
+    deciders: tuple[str, ...]
+    appeal_deadline: AppealDeadline
+    decision_deadline: DecisionDeadline | None = None
+    verdict_due: AppealDeadline | None = None
+    detected_violation_hours: int | None = None
+    detected_violations: tuple[str, ...] = ()
+    question_kinds: tuple[str, ...] = ()
+    captain_files: bool = False
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One ruleset, as the portal uses it.
+
+    - ``key``: e.g. ``"family_league"``; ``version``: bumped when a rule's
+      computation changes; ``stage_keys``: the stage keys it accepts, in order
+      of play; ``default_settings``: every setting with its default (read-only).
+    - ``validate_settings(settings) -> list[Problem]`` (paths relative to
+      ``tournament.settings``); ``validate(facts) -> list[Problem]``: the
+      ruleset's own checks of a whole document (paths as in the interchange
+      document); ``compute(facts, stage_key, now) -> Standings``: the standings
+      after the stage (``None``: the latest stage with any facts).
+    - ``appeal_policy``: see ``AppealPolicy``.
+    - Optional extras (``None`` when the ruleset has none):
+      ``seat_points(facts, stage_key)``: ``{(game number, nick): (points,
+      reason)}`` of a Mafia stage (GP-14, FL-13, CB-8..CB-10); ``tour_table(facts,
+      tour_number)``: a ChGK tour's masks, ratings, places and points
+      (CHGK-12..CHGK-15).
+    """
+
+    key: str
+    version: int
+    stage_keys: tuple[str, ...]
+    default_settings: Mapping[str, Any]
+    validate_settings: Callable[[dict[str, Any]], list[Problem]]
+    validate: Callable[[TournamentFacts], list[Problem]]
+    compute: Callable[[TournamentFacts, str | None, dt.datetime], Standings]
+    appeal_policy: AppealPolicy
+    seat_points: SeatPoints | None = None
+    tour_table: TourTable | None = None
