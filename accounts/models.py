@@ -1,7 +1,9 @@
 """People: users (custom from the first migration), players, families, blacklists."""
 
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -132,11 +134,9 @@ class TournamentRole(models.Model):
 
     def clean(self) -> None:
         """Appeal jury members may not play in the tournament (CHGK-11)."""
-        from django.core.exceptions import ValidationError
-
-        from accounts.permissions import refuse_jury_member
-
         if self.role == Role.JURY and self.tournament_id and self.user_id:
-            reason = refuse_jury_member(self.tournament, getattr(self.user, "player", None))
-            if reason:
-                raise ValidationError({"role": reason})
+            player = getattr(self.user, "player", None)
+            if player is not None and player.roster_entries.filter(team__tournament_id=self.tournament_id).exists():
+                raise ValidationError({"role": gettext(
+                    "%(nick)s plays in this tournament and cannot sit on its appeal jury (CHGK-11).") % {
+                    "nick": player.nick}})

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
 
 import rulesets
 from accounts.models import Family, Player, Role, TournamentRole
@@ -75,8 +76,6 @@ def refuse_to_file(user, tournament, team) -> str | None:
     ChGK: only the team's captain (CHGK-20). Mafia: any participant of the
     tournament, for their own team (GP-23, FL-19, CB-17).
     """
-    from django.utils.translation import gettext as _
-
     player = player_of(user)
     if player is None or not player.claim_confirmed:
         return _("Only a player linked to your account may file an appeal.")
@@ -89,22 +88,8 @@ def refuse_to_file(user, tournament, team) -> str | None:
     return None
 
 
-def refuse_jury_member(tournament, player) -> str | None:
-    """Appeal jury members may not be players of any participating team (CHGK-11)."""
-    from django.utils.translation import gettext as _
-
-    from tournaments.models import RosterEntry
-
-    if player is not None and RosterEntry.objects.filter(team__tournament=tournament, player=player).exists():
-        return _("%(nick)s plays in this tournament and cannot sit on its appeal jury (CHGK-11).") % {
-            "nick": player.nick}
-    return None
-
-
 def refuse_application(user, family) -> str | None:
     """Only the family's head submits its application (FL-1)."""
-    from django.utils.translation import gettext as _
-
     player = player_of(user)
     if player is None or not player.claim_confirmed or family.head_id != player.pk:
         return _("Only the head of %(family)s may apply for it (FL-1).") % {"family": family.name}

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from accounts import views, views_dashboard, views_entry, views_selfservice
+from accounts import views
 
 AUTH = "accounts/auth/"
 
@@ -25,14 +25,4 @@ urlpatterns = [
     path("reset/done/", auth_views.PasswordResetCompleteView.as_view(
         template_name=AUTH + "password_reset_complete.html"), name="password_reset_complete"),
     path("profile/", views.profile, name="profile"),
-    path("my/", views.my_tournaments, name="my-tournaments"),
-    path("claims/", views_selfservice.claims_view, name="claims"),
-    path("players/merge/", views_selfservice.merge_view, name="player-merge"),
-    path("families/<int:pk>/", views_selfservice.family_view, name="family"),
-    path("teams/<int:pk>/manage/", views_selfservice.team_manage_view, name="team-manage"),
-    path("dashboard/", views_dashboard.dashboards_view, name="dashboards"),
-    path("dashboard/<slug:slug>/", views_dashboard.dashboard_view, name="dashboard"),
-    path("apply/<slug:slug>/", views_entry.apply_view, name="family-apply"),
-    path("calendar/<slug:slug>/<str:stage_key>/", views_entry.calendar_view, name="family-calendar"),
-    path("groups/<slug:slug>/", views_entry.groups_view, name="family-groups"),
 ]

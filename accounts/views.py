@@ -7,14 +7,12 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import claims
 from accounts.forms import ClaimForm, SignUpForm, TimezoneForm
 from accounts.models import FamilyMembership, Player
-from accounts.overview import overview
 
 
 @require_http_methods(["GET", "POST"])
@@ -74,8 +72,3 @@ def profile(request: HttpRequest) -> HttpResponse:
         "captained": list(player.captained.select_related("tournament").order_by("-tournament__starts_on")[:20])
         if player else [],
     })
-
-
-@login_required
-def my_tournaments(request: HttpRequest) -> HttpResponse:
-    return render(request, "accounts/my_tournaments.html", overview(request.user, timezone.now()))

@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from appeals import models as m
+from tournaments import models as m
 
 VERDICT_DAYS = 9  # CHGK-18: verdicts by 23:59 of D+9
 

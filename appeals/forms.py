@@ -1,7 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from appeals.models import AppealKind, Verdict
+from tournaments.models import AppealKind, Verdict
 
 
 class ChgkAppealForm(forms.Form):

@@ -23,11 +23,10 @@ from django.utils.translation import gettext as _
 import rulesets
 from accounts.models import Player, TournamentRole
 from accounts.permissions import appeal_deciders, can_decide_appeals, refuse_to_file
-from appeals.models import Appeal, AppealKind, Decision, Verdict
 from rulesets import facts as F
-from scoring.loader import load_facts
 from scoring.services import current_export
-from tournaments.models import Game, Team, Tour, Tournament
+from tournaments.loader import load_facts
+from tournaments.models import Appeal, AppealKind, Decision, Game, Team, Tour, Tournament, Verdict
 
 log = logging.getLogger(__name__)
 

@@ -8,8 +8,8 @@ from celery import shared_task
 from django.core.mail import send_mail
 from django.utils import timezone
 
-from appeals.models import Appeal
 from appeals.services import jury_emails, verdict_due
+from tournaments.models import Appeal
 
 
 def digest_rows(now: dt.datetime, horizon: dt.timedelta = dt.timedelta(days=2)) -> dict[int, list[str]]:

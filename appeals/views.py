@@ -11,9 +11,8 @@ from django.utils import timezone
 from accounts.models import Player, TournamentRole
 from accounts.permissions import appeal_deciders, can_decide_appeals, can_see_hidden_appellant, player_of
 from appeals.forms import ChgkAppealForm, DecisionAppealForm, VerdictForm
-from appeals.models import Appeal, Decision
 from appeals.services import AppealRefused, AppealTarget, decide, file_appeal, filing_deadline, verdict_due
-from tournaments.models import Game, Team, Tour, Tournament
+from tournaments.models import Appeal, Decision, Game, Team, Tour, Tournament
 
 
 def _target(request: HttpRequest, tournament: Tournament) -> AppealTarget:

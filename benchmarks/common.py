@@ -136,7 +136,7 @@ def redis_available() -> bool:
 @contextmanager
 def no_recompute_on_commit():
     """Within the block, a change's on-commit callback enqueues nothing (the benchmark times recomputes itself)."""
-    import scoring.changes as changes
+    import tournaments.changes as changes
 
     original = changes.enqueue_recompute
     changes.enqueue_recompute = lambda tournament_id: None
@@ -182,7 +182,7 @@ def delete_tournament(tournament_id: int) -> None:
     """
     from django.db import connection, transaction
 
-    from scoring.changes import bulk_change
+    from tournaments.changes import bulk_change
     from tournaments.models import AuditEntry, Game, Stage, Tour, Tournament
 
     q = connection.ops.quote_name

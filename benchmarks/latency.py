@@ -178,9 +178,9 @@ class Saver:
 def run_case(case: Case, worker: subprocess.Popen) -> Latency:
     from django.core.cache import cache
 
-    from scoring.changes import QUEUED_KEY, mark_changed
     from scoring.models import RecomputeRun, StandingsSnapshot
     from scoring.services import current_export
+    from tournaments.changes import QUEUED_KEY, mark_changed
 
     tournament = common.import_quietly(case.document)
     try:

@@ -131,8 +131,8 @@ def phases(tournament_id: int, cold: bool = False):
 
     ``cold``: the loader's game cache is emptied first, so every fact is read (as ``recompute(force=True)`` does).
     """
-    from scoring import game_cache
     from scoring.services import gc_paused
+    from tournaments import game_cache
 
     out: dict[str, float] = {}
     now = _now()
@@ -187,7 +187,7 @@ def save_one_result(tournament_id: int, step: int) -> None:
 
 
 def after_one_result(tournament_id: int, repeat: int) -> dict[str, float]:
-    """The recompute that follows one saved result, with the loader's game cache warm (``scoring.game_cache``)."""
+    """The recompute that follows one saved result, with the loader's game cache warm (``tournaments.game_cache``)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 

@@ -13,9 +13,9 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from appeals.api import AppealViewSet, DecisionViewSet
-from scoring.api import StandingsView
-from tournaments.api import (
+from portal.api.appeals import AppealViewSet, DecisionViewSet
+from portal.api.standings import StandingsView
+from portal.api.views import (
     SLUG_PATTERN,
     FamilyViewSet,
     GameViewSet,

@@ -52,6 +52,11 @@ INSTALLED_APPS = [
     "tournaments",
     "scoring",
     "appeals",
+    "formats.elimination_gp",
+    "formats.chgk_tour_points",
+    "formats.family_league",
+    "formats.class_balanced",
+    "portal",
 ]
 
 MIDDLEWARE = [
@@ -166,7 +171,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CEL
 CELERY_BEAT_SCHEDULE = {
     "appeals-daily-digest": {"task": "appeals.tasks.send_deadline_digest", "schedule": 24 * 3600},
     "standings-recheck-closed-windows": {"task": "scoring.tasks.recheck_due_snapshots", "schedule": 300},
-    "family-league-remove-ineligible": {"task": "accounts.tasks.remove_ineligible_players", "schedule": 300},
+    "family-league-remove-ineligible": {"task": "formats.family_league.tasks.remove_ineligible_players", "schedule": 300},
 }
 
 if REDIS_URL:
@@ -232,6 +237,6 @@ LOGGING = {
 
 # Seconds a recompute waits in the queue so that a burst of saves coalesces into one job.
 RECOMPUTE_COUNTDOWN = float(os.environ.get("RECOMPUTE_COUNTDOWN", "0.2"))
-# scoring.game_cache: each process keeps the game facts of this many large tournaments (0: off)
+# tournaments.game_cache: each process keeps the game facts of this many large tournaments (0: off)
 FACTS_CACHE_TOURNAMENTS = int(os.environ.get("FACTS_CACHE_TOURNAMENTS", "4"))
 FACTS_CACHE_MIN_GAMES = int(os.environ.get("FACTS_CACHE_MIN_GAMES", "200"))

@@ -1,5 +1,9 @@
+"""The root URLs: the admin, the API, accounts, appeals, the site-wide pages and every format home's pages."""
+
 from django.contrib import admin
 from django.urls import include, path
+
+from formats import registry
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -7,5 +11,6 @@ urlpatterns = [
     path("api/v1/", include("config.api_urls")),
     path("accounts/", include("accounts.urls")),
     path("appeals/", include("appeals.urls")),
-    path("", include("tournaments.urls")),
+    *[path("", include(home.urls)) for home in registry.homes() if home.urls],
+    path("", include("portal.urls")),
 ]

@@ -3,7 +3,7 @@
 These dataclasses mirror the interchange format (``spec/interchange.md``) one
 to one. The same structure is built by the pure interchange parser
 (``rulesets.interchange.parse_document``) and by the database loader
-(``scoring.loader.load_facts``), so a ruleset never knows where its facts came
+(``tournaments.loader.load_facts``), so a ruleset never knows where its facts came
 from. No ORM, no clock: the moment "now" is passed to the ruleset explicitly.
 """
 

@@ -48,6 +48,7 @@ class AppealPolicy:
       decisions instead (GP-23, FL-19, CB-17).
     - ``captain_files``: only the team's captain files an appeal (CHGK-20);
       otherwise any participant of the team (GP-23, FL-19, CB-17).
+    - ``rule``: the rule code the workflow cites (``"CHGK-18"``, ``"GP-23"``, ...).
     """
 
     deciders: tuple[str, ...]
@@ -58,6 +59,7 @@ class AppealPolicy:
     detected_violations: tuple[str, ...] = ()
     question_kinds: tuple[str, ...] = ()
     captain_files: bool = False
+    rule: str = ""
 
 
 @dataclass(frozen=True)

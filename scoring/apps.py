@@ -7,6 +7,9 @@ class ScoringConfig(AppConfig):
     verbose_name = _("Scoring")
 
     def ready(self) -> None:
-        from scoring import signals
+        """Give the facts their recompute: queued after each change, or at once for "recompute now"."""
+        from scoring import services, tasks
+        from tournaments import changes
 
-        signals.connect()
+        changes.set_recompute(tasks.enqueue, lambda tournament_id, force: services.recompute(tournament_id,
+                                                                                             force=force))

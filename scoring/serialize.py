@@ -8,28 +8,11 @@ its size does not grow with the number of games.
 
 from __future__ import annotations
 
-import datetime as dt
-from decimal import Decimal
-from fractions import Fraction
 from typing import Any
 
-from rulesets.base import Standings, round2
-from tournaments.views_chart import chart_summary
-
-
-def jsonable(value: Any) -> Any:
-    """Fractions and Decimals become rounded floats (floats are already rounded); tuples lists; dates ISO."""
-    if isinstance(value, bool) or value is None or isinstance(value, (int, str, float)):
-        return value
-    if isinstance(value, (Fraction, Decimal)):
-        return round2(Fraction(value))
-    if isinstance(value, (dt.datetime, dt.date)):
-        return value.isoformat()
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [jsonable(v) for v in value]
-    return str(value)
+from rulesets.base import Standings
+from scoring.chart import chart_summary
+from tournaments.serialize import jsonable  # noqa: F401  (the same conversion for snapshots and audit rows)
 
 
 def standings_details(standings: Standings) -> dict[str, Any]:
@@ -59,7 +42,7 @@ def page_summary(details: dict[str, Any]) -> dict[str, Any]:
       per-round lists (``*_by_round``);
     - ``notes``; ``class_balance`` (class_balanced, CB-7);
     - ``still_in``: players still in per team after each tour (elimination_gp, GP-10..GP-13), or None;
-    - ``chart``: ``tournaments.views_chart.chart_summary`` of the teams' ``points_by_round`` in the order
+    - ``chart``: ``portal.views.chart.chart_summary`` of the teams' ``points_by_round`` in the order
       the page lists them (group by group), or None.
     Pure: the same details always give the same summary.
     """

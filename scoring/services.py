@@ -15,10 +15,10 @@ from django.utils import timezone
 import rulesets
 from rulesets.facts import TournamentFacts
 from rulesets.interchange import export_standings
-from scoring import game_cache
-from scoring.loader import load_facts
 from scoring.models import RecomputeRun, StandingsSnapshot
 from scoring.serialize import page_summary, standings_details
+from tournaments import game_cache
+from tournaments.loader import load_facts
 from tournaments.models import Tournament
 
 log = logging.getLogger(__name__)

@@ -3,10 +3,24 @@
 from __future__ import annotations
 
 from celery import shared_task
+from django.conf import settings
 from django.core.cache import cache
+from django.utils import timezone
 
-from scoring.changes import QUEUED_KEY
+from scoring.models import StandingsSnapshot
 from scoring.services import recompute
+
+QUEUED_KEY = "recompute-queued:{}"
+QUEUED_TTL = 120
+
+
+def enqueue(tournament_id: int) -> None:
+    """Send the recompute job unless one for this tournament already waits in the queue."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        recompute_standings.apply(args=[tournament_id])
+        return
+    if cache.add(QUEUED_KEY.format(tournament_id), 1, QUEUED_TTL):
+        recompute_standings.apply_async(args=[tournament_id], countdown=settings.RECOMPUTE_COUNTDOWN)
 
 
 @shared_task(bind=True, autoretry_for=(Exception,), retry_backoff=1, retry_backoff_max=30, max_retries=5,
@@ -20,10 +34,6 @@ def recompute_standings(self, tournament_id: int) -> bool:
 @shared_task
 def recheck_due_snapshots() -> int:
     """Recompute tables whose appeal windows closed since they were computed (beat)."""
-    from django.utils import timezone
-
-    from scoring.models import StandingsSnapshot
-
     due = StandingsSnapshot.objects.filter(stage_key="", recheck_at__lte=timezone.now()).values_list(
         "tournament_id", flat=True)
     count = 0

@@ -36,7 +36,7 @@ def _eager_unless_real_worker(request, settings):
 @pytest.fixture(autouse=True)
 def _game_cache_for_every_tournament(settings):
     """Every recompute in the tests goes through the loader's game cache, which starts empty."""
-    from scoring import game_cache
+    from tournaments import game_cache
 
     settings.FACTS_CACHE_MIN_GAMES = 0
     game_cache.forget()
@@ -46,11 +46,11 @@ def _game_cache_for_every_tournament(settings):
 
 @pytest.fixture(autouse=True)
 def _empty_local_standings_cache():
-    """The API's per-process cache of rendered standings (scoring.api.local_cache) starts every test empty.
+    """The API's per-process cache of rendered standings (portal.api.standings.local_cache) starts every test empty.
 
     Its keys hold the tournament's id and creation second, which a rolled-back test may share with the next.
     """
-    from scoring.api import local_cache
+    from portal.api.standings import local_cache
 
     local_cache.clear()
     yield

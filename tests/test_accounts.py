@@ -11,15 +11,16 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from accounts.merge import MergeRefused, merge_players
 from accounts.models import Blacklist, Family, FamilyMembership, Player, Role, User
-from appeals.models import Appeal, Decision
 from scoring.models import StandingsSnapshot
 from tests.conftest import example
 from tests.factories import RoleFactory, UserFactory, user_playing_as
 from tournaments.importer import import_document
+from tournaments.merge import MergeRefused, merge_players
 from tournaments.models import (
+    Appeal,
     AuditEntry,
+    Decision,
     Game,
     GameStatus,
     Participant,

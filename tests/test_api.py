@@ -27,13 +27,12 @@ from rest_framework.test import APIClient
 from rest_framework.throttling import AnonRateThrottle
 
 from accounts.models import Role, TournamentRole
-from appeals.models import Appeal
-from scoring import api as standings_api
+from portal.api import standings as standings_api
 from scoring.models import StandingsSnapshot
 from scoring.services import recompute
 from tests.conftest import example
 from tournaments.importer import import_document
-from tournaments.models import Game, Mask, Penalty, Tour, Tournament
+from tournaments.models import Appeal, Game, Mask, Penalty, Tour, Tournament
 from tournaments.synthetic import chgk_season, mafia_league
 
 pytestmark = pytest.mark.django_db
@@ -323,7 +322,7 @@ def test_repeated_standings_requests_are_served_from_the_cache(client, chgk, dja
 
 
 class _CacheSpy:
-    """Django's cache as ``scoring.api`` sees it, recording the keys of the rendered standings it reads and writes."""
+    """Django's cache as ``portal.api.standings`` sees it, recording the keys of the rendered standings it reads and writes."""
 
     def __init__(self):
         self.calls: list[tuple[str, str]] = []
@@ -339,7 +338,7 @@ class _CacheSpy:
 
 def test_a_repeated_request_costs_one_query_and_no_cache_round_trip_for_the_body(client, chgk, monkeypatch,
                                                                                   django_assert_num_queries):
-    """Issue 7: the per-process LRU (scoring.api.local_cache) answers before Redis; the facts version is read."""
+    """Issue 7: the per-process LRU (portal.api.standings.local_cache) answers before Redis; the facts version is read."""
     spy = _CacheSpy()
     monkeypatch.setattr(standings_api, "cache", spy)
     path = f"{API}/tournaments/mubk-spring/standings/"
@@ -373,7 +372,7 @@ def test_a_new_facts_version_is_served_at_once_despite_the_process_cache(client,
     mask.save()  # bumps the facts version; the recompute has not run yet
     version = Tournament.objects.get(pk=chgk.pk).facts_version
     assert version > chgk.facts_version
-    monkeypatch.setattr("scoring.changes.enqueue_recompute", lambda tournament_id: None)  # the worker is busy
+    monkeypatch.setattr("tournaments.changes.enqueue_recompute", lambda tournament_id: None)  # the worker is busy
     pending = client.get(path)
     assert pending["X-Standings-Outdated"] == "1", "never the process's entry of the older version as current"
     recompute(chgk.pk)
@@ -459,7 +458,7 @@ def test_behind_one_proxy_the_throttle_keys_on_the_address_the_proxy_appended(cl
 
 def test_outdated_snapshot_is_served_and_a_recompute_enqueued(client, chgk, monkeypatch):
     calls = []
-    monkeypatch.setattr("scoring.changes.enqueue_recompute", calls.append)
+    monkeypatch.setattr("tournaments.changes.enqueue_recompute", calls.append)
     Tournament.objects.filter(pk=chgk.pk).update(facts_version=chgk.facts_version + 1)
     response = client.get(f"{API}/tournaments/mubk-spring/standings/")
     assert response.status_code == 200
@@ -471,7 +470,7 @@ def test_outdated_snapshot_is_served_and_a_recompute_enqueued(client, chgk, monk
 def test_missing_snapshot_is_503_with_retry_after_while_the_worker_computes(client, chgk, monkeypatch, settings):
     settings.CELERY_TASK_ALWAYS_EAGER = False
     calls = []
-    monkeypatch.setattr("scoring.changes.enqueue_recompute", calls.append)
+    monkeypatch.setattr("tournaments.changes.enqueue_recompute", calls.append)
     StandingsSnapshot.objects.filter(tournament=chgk).delete()
     response = client.get(f"{API}/tournaments/mubk-spring/standings/")
     assert response.status_code == 503

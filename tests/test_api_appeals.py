@@ -7,11 +7,10 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from accounts.models import Role
-from appeals.models import Appeal, Decision
 from tests.conftest import example
 from tests.factories import RoleFactory, UserFactory, user_playing_as
 from tournaments.importer import import_document
-from tournaments.models import Game, Team
+from tournaments.models import Appeal, Decision, Game, Team
 
 pytestmark = pytest.mark.django_db(transaction=True)
 API = "/api/v1"

@@ -10,13 +10,12 @@ import pytest
 from django.core import mail
 
 from accounts.models import Player, Role
-from appeals.models import Appeal, Decision
 from appeals.services import AppealRefused, AppealTarget, decide, file_appeal, filing_deadline
 from scoring.services import current_export
 from tests.conftest import example
 from tests.factories import RoleFactory, UserFactory, user_playing_as
 from tournaments.importer import import_document
-from tournaments.models import Penalty, Team, Tour
+from tournaments.models import Appeal, Decision, Penalty, Team, Tour
 
 pytestmark = pytest.mark.django_db(transaction=True)
 MSK = zoneinfo.ZoneInfo("Europe/Moscow")
@@ -221,7 +220,7 @@ def test_fl_19_a_detected_violation_annulled_on_appeal_restores_the_point_and_re
     """Issue 4: two seats of Fam01 in games 1 and 2 (FL-15.3) on top of its violation in the example:
     fines 50, 75 and 100 mf; annulling the first leaves 50 and 75 (FL-17 renumbers)."""
     import rulesets
-    from scoring.loader import load_facts
+    from tournaments.loader import load_facts
 
     document = example("family_league")
     games = document["stages"][0]["games"]

@@ -90,7 +90,7 @@ def test_sign_up_claim_register_for_a_grand_prix_stage_and_see_it_on_my_tourname
     from django.utils import timezone
 
     from accounts.models import Player
-    from tournaments.gp_models import StageConditions
+    from formats.elimination_gp.models import StageConditions
     from tournaments.models import Stage
 
     tournament = import_document(example("elimination_gp"))

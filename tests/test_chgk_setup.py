@@ -10,10 +10,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Player, Role
+from formats.chgk_tour_points import services
+from formats.chgk_tour_points.models import ChgkApplication, ChgkChecklistDone, ChgkHostingWish
 from rulesets.chgk_tour_points.season import HostingWish, draw_hosting_order
 from tests.factories import RoleFactory, UserFactory
-from tournaments import chgk_setup as services
-from tournaments.chgk_models import ChgkApplication, ChgkChecklistDone, ChgkHostingWish
 from tournaments.importer import import_document
 from tournaments.models import Question, RosterEntry, Stage, Team, Tour, Tournament
 from tournaments.synthetic import chgk_season

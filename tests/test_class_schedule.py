@@ -7,10 +7,10 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from accounts.models import Role, TournamentRole
+from formats.class_balanced.services import ScheduleRefused, generate, publish
 from rulesets.class_balanced.schedule import generate_stage1
 from tests.conftest import example
 from tests.factories import UserFactory
-from tournaments.class_schedule import ScheduleRefused, generate, publish
 from tournaments.importer import import_document
 from tournaments.models import Game, GameStatus, Stage
 

@@ -9,14 +9,13 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.dashboard import attention_items
 from accounts.models import Blacklist, Player, Role
-from appeals.models import Appeal
+from portal.dashboard import attention_items
 from scoring.models import StandingsSnapshot
 from tests.conftest import example
 from tests.factories import RoleFactory, UserFactory, user_playing_as
 from tournaments.importer import import_document
-from tournaments.models import Game, GameStatus, Participant, Question, Stage, Team, Tour
+from tournaments.models import Appeal, Game, GameStatus, Participant, Question, Stage, Team, Tour
 from tournaments.synthetic import chgk_season, mafia_league
 
 pytestmark = pytest.mark.django_db
@@ -94,7 +93,7 @@ def test_gp_dashboard_lists_the_tie_left_to_the_committee_and_the_prizes_to_pay(
     assert [i.key for i in items] == ["vacancy:qualifying-1:GP-17", "prize:qualifying-1:1:GP07-p5",
                                       "prize:qualifying-1:2:GP07-p3"]
     assert items[0].rule == "GP-17, GP-18" and "GP01-p5, GP02-p2, GP09-p4" in items[0].text
-    assert items[0].url.startswith(reverse("admin:appeals_decision_add"))
+    assert items[0].url.startswith(reverse("admin:tournaments_decision_add"))
     assert items[1].rule == "GP-22a" and "100" in items[1].text
 
 
@@ -198,8 +197,8 @@ def test_family_league_dashboard_queries_do_not_grow_with_the_league(client, gam
 
 
 def test_gp_22a_dashboard_lists_prizes_until_the_committee_marks_them_paid():
+    from scoring.prizes import mark_paid
     from scoring.services import recompute
-    from tournaments.gp_services import mark_paid
 
     document = example("elimination_gp")
     document["tournament"]["settings"]["stage_prizes"] = {"qualifying-1": [{"place": 1, "amount": 100}]}

@@ -39,8 +39,8 @@ def superuser_client(client):
 
 @pytest.mark.parametrize("url", [
     "/admin/", "/admin/tournaments/tournament/", "/admin/tournaments/game/", "/admin/tournaments/tour/",
-    "/admin/tournaments/team/", "/admin/tournaments/penalty/", "/admin/appeals/appeal/",
-    "/admin/appeals/decision/", "/admin/scoring/standingssnapshot/", "/admin/tournaments/auditentry/",
+    "/admin/tournaments/team/", "/admin/tournaments/penalty/", "/admin/tournaments/appeal/",
+    "/admin/tournaments/decision/", "/admin/scoring/standingssnapshot/", "/admin/tournaments/auditentry/",
     "/admin/accounts/player/",
 ])
 def test_admin_lists_open(superuser_client, url):
@@ -111,9 +111,9 @@ def test_changes_are_audited_and_shown_on_the_history_pages(client):
 
 def test_admin_filters_appeals_by_verdict_deadline(superuser_client):
     tournament = import_document(example("chgk_tour_points"))
-    from appeals.models import Appeal
+    from tournaments.models import Appeal
 
     Appeal.objects.filter(tournament=tournament).update(verdict=None)
-    page = superuser_client.get("/admin/appeals/appeal/?due=overdue").content.decode()
+    page = superuser_client.get("/admin/tournaments/appeal/?due=overdue").content.decode()
     assert "result-list" in page or "result_list" in page
-    assert superuser_client.get("/admin/appeals/appeal/?due=soon").status_code == 200
+    assert superuser_client.get("/admin/tournaments/appeal/?due=soon").status_code == 200

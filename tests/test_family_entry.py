@@ -10,9 +10,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts import applications as entry
 from accounts.models import Blacklist, Family, FamilyMembership, Player, Role
-from accounts.tasks import remove_ineligible_players
+from formats.family_league import services as entry
+from formats.family_league.tasks import remove_ineligible_players
 from tests.factories import RoleFactory, UserFactory, user_playing_as
 from tournaments.models import AuditEntry, Game, GameStatus, Group, GroupTeam, RosterEntry, Stage, Team, Tournament
 
@@ -272,7 +272,7 @@ def test_fl_8_groups_drawn_with_a_public_seed_are_reproducible(client):
     organizer = UserFactory()
     RoleFactory(user=organizer, tournament=tournament)
     client.force_login(organizer)
-    client.post("/accounts/groups/fl-groups/", {"seed": "public-7"})
+    client.post("/t/fl-groups/family/groups/", {"seed": "public-7"})
     stage = Stage.objects.get(tournament=tournament, key="qualifying")
     assert stage.seed == "public-7"
     drawn = {}
@@ -282,4 +282,4 @@ def test_fl_8_groups_drawn_with_a_public_seed_are_reproducible(client):
     expected = draw_groups(teams, 2, "public-7")
     assert [sorted(drawn[str(i + 1)]) for i in range(2)] == [sorted(g) for g in expected]
     client.force_login(UserFactory())
-    assert client.post("/accounts/groups/fl-groups/", {"seed": "x"}).status_code == 403
+    assert client.post("/t/fl-groups/family/groups/", {"seed": "x"}).status_code == 403

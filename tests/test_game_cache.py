@@ -1,4 +1,4 @@
-"""The loader's game cache (scoring.game_cache): only changed games are read again, and the facts never differ.
+"""The loader's game cache (tournaments.game_cache): only changed games are read again, and the facts never differ.
 
 Issue #7: "a new game adds to running totals without reloading the whole tournament".
 """
@@ -12,12 +12,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Player
-from scoring import game_cache
-from scoring.loader import load_facts
 from scoring.models import StandingsSnapshot
 from scoring.services import current_export, recompute
 from tests.conftest import example
+from tournaments import game_cache
 from tournaments.importer import import_document
+from tournaments.loader import load_facts
 from tournaments.models import Game, GameStatus, Seat, Stage, Team, Tournament
 from tournaments.synthetic import mafia_league
 

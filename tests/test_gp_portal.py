@@ -11,13 +11,13 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from accounts.models import Player, Role
+from formats.elimination_gp.models import StageConditions, StageRegistration
 from rulesets.elimination_gp.draw import draw_teams
 from scoring.services import recompute
 from tests.conftest import example
 from tests.factories import RoleFactory, UserFactory, user_playing_as
-from tournaments.gp_models import PrizePayment, StageConditions, StageRegistration
 from tournaments.importer import import_document
-from tournaments.models import AuditEntry, Game, Participant, RosterEntry, Stage, Team, Tournament
+from tournaments.models import AuditEntry, Game, Participant, PrizePayment, RosterEntry, Stage, Team, Tournament
 from tournaments.synthetic import elimination_gp_stage
 
 pytestmark = pytest.mark.django_db
@@ -105,7 +105,7 @@ def test_gp3_eligible_player_registers_and_withdraws_themselves(client, series):
     client.post(url(series, "registration"), {"action": "register"})
     registration = StageRegistration.objects.get(player__nick="Eligible", stage=stage_of(series))
     assert registration.withdrawn_at is None and not registration.invited
-    assert AuditEntry.objects.filter(action="register", model="tournaments.StageRegistration").exists()
+    assert AuditEntry.objects.filter(action="register", model="elimination_gp.StageRegistration").exists()
     client.post(url(series, "registration"), {"action": "withdraw"})
     registration.refresh_from_db()
     assert registration.withdrawn_at is not None
@@ -406,7 +406,7 @@ def test_gp2_registration_opens_only_with_every_condition_published_and_then_the
                        "prize_fund": "100 mf"})
     conditions.refresh_from_db()
     assert conditions.commission == "Eternity (corrected)"
-    assert AuditEntry.objects.filter(action="correct", model="tournaments.StageConditions").exists()
+    assert AuditEntry.objects.filter(action="correct", model="elimination_gp.StageConditions").exists()
     client.force_login(player)
     client.post(page, {"action": "register"})
     assert StageRegistration.objects.filter(stage=stage, player__nick="Newcomer").exists()

@@ -125,8 +125,7 @@ def test_english_plural_forms():
 
 
 def test_model_names_and_choices_are_translated():
-    from appeals.models import Appeal
-    from tournaments.models import Game, Outcome, RoleChoice, Tournament
+    from tournaments.models import Appeal, Game, Outcome, RoleChoice, Tournament
 
     with translation.override("ru"):
         assert str(Tournament._meta.verbose_name) == "турнир"

@@ -11,9 +11,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from rulesets.interchange import parse_document
-from scoring.loader import load_facts
 from tests.conftest import RULESET_KEYS, example, expected_export
 from tournaments.importer import ImportRefused, import_document
+from tournaments.loader import load_facts
 from tournaments.models import Game, Seat, Tournament
 from tournaments.synthetic import chgk_season, mafia_league
 

@@ -8,12 +8,13 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts import captains
 from accounts.models import Player
+from formats.chgk_tour_points import captains
+from formats.chgk_tour_points.models import LineUp
 from tests.conftest import example
 from tests.factories import user_playing_as
 from tournaments.importer import import_document
-from tournaments.models import LineUp, Mask, Stage, Team, Tour
+from tournaments.models import Mask, Stage, Team, Tour
 from tournaments.synthetic import chgk_season
 
 pytestmark = pytest.mark.django_db

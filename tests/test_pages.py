@@ -13,17 +13,17 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import Player
-from appeals.models import Appeal
-from scoring.loader import load_facts
+from portal.views.chart import build_chart, draw_chart
+from portal.views.standings import place_labels
+from scoring.chart import sample_indexes
 from scoring.models import StandingsSnapshot
 from scoring.serialize import page_summary
 from scoring.services import compute_all, next_recheck, store
 from tournaments.demo import demo_chgk_season
 from tournaments.importer import import_document
-from tournaments.models import Game, Seat, Team, Tour, Tournament
+from tournaments.loader import load_facts
+from tournaments.models import Appeal, Game, Seat, Team, Tour, Tournament
 from tournaments.synthetic import chgk_season, mafia_league
-from tournaments.views_chart import build_chart, draw_chart, sample_indexes
-from tournaments.views_standings import place_labels
 
 pytestmark = pytest.mark.django_db
 
@@ -234,18 +234,17 @@ def test_a_long_league_chart_is_sampled_to_a_fixed_size():
 
 
 def _build_chart_before_the_summary(series, rounds):
-    """``tournaments.views_chart.build_chart`` as it was before the chart was sampled at store time (verbatim)."""
-    from tournaments.views_chart import (
-        MAX_LINES,
+    """``portal.views.chart.build_chart`` as it was before the chart was sampled at store time (verbatim)."""
+    from portal.views.chart import (
         PALETTE,
         Chart,
         Line,
         Tick,
-        _cumulative,
         _nice_step,
         _number,
         round_label,
     )
+    from scoring.chart import MAX_LINES, _cumulative
 
     series = [(team, values) for team, values in series if values][:MAX_LINES]
     if not series:

@@ -17,12 +17,11 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from accounts.models import Role, TournamentRole
-from appeals.models import Appeal, Decision
 from appeals.services import AppealRefused, AppealTarget, file_appeal
 from tests.conftest import example
 from tests.factories import UserFactory, user_playing_as
 from tournaments.importer import import_document
-from tournaments.models import Team, Tour
+from tournaments.models import Appeal, Decision, Team, Tour
 
 pytestmark = pytest.mark.django_db
 

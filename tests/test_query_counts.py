@@ -18,9 +18,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from scoring.chart import MAX_POINTS
 from scoring.models import StandingsSnapshot
 from tournaments.synthetic import mafia_league
-from tournaments.views_chart import MAX_POINTS
 
 SMALL, LARGE = 10, 10_000
 API_LIMIT = 4  # measured: 2 on the first request after a recompute, 1 once cached

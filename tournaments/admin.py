@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 import rulesets
 from accounts.models import TournamentRole
 from accounts.permissions import RESULT_WRITERS
-from scoring.services import recompute
+from tournaments import changes
 from tournaments import models as m
 
 
@@ -118,7 +118,7 @@ class VersionedAdmin(TournamentScopedAdmin):
 def recompute_now(modeladmin, request, queryset) -> None:
     count = 0
     for tournament in queryset:
-        recompute(tournament.pk, force=True)
+        changes.recompute_now(tournament.pk, force=True)
         count += 1
     modeladmin.message_user(
         request,
@@ -295,13 +295,11 @@ class AuditEntryAdmin(TournamentScopedAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
-from tournaments import admin_gp  # noqa: E402,F401
 
 
-@admin.register(m.LineUp)
-class LineUpAdmin(TournamentScopedAdmin):
-    """CHGK-4: who was at the table in a tour, between the host's breaks."""
-
-    tournament_path = "tour__stage__tournament"
-    list_display = ("tour", "team", "submitted_at", "submitted_by")
-    list_filter = ("tour__stage__tournament",)
+@admin.register(m.PrizePayment)
+class PrizePaymentAdmin(admin.ModelAdmin):
+    list_display = ("tournament", "stage_key", "place", "player_nick", "team_name", "amount_mf", "paid_at", "paid_by")
+    list_select_related = ("tournament", "paid_by")
+    search_fields = ("player_nick", "team_name", "tournament__slug")
+    raw_id_fields = ("tournament", "paid_by")

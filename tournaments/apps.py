@@ -7,6 +7,7 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
-        from tournaments import audit
+        from tournaments import audit, signals
 
         audit.connect()
+        signals.connect()

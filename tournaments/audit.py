@@ -9,17 +9,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.apps import apps
 from django.db.models.signals import post_delete, post_save, pre_save
 from django.forms.models import model_to_dict
 
 from accounts.middleware import current_user
-from scoring.changes import tracking_suspended
-from scoring.serialize import jsonable
+from tournaments.changes import tracking_suspended
+from tournaments.models import AuditEntry, Tournament
+from tournaments.serialize import jsonable
+from tournaments.signals import tournament_id_of
 
 AUDITED = ("tournaments.Tournament", "tournaments.Stage", "tournaments.Team", "tournaments.RosterEntry",
            "tournaments.Participant", "tournaments.Group", "tournaments.GroupTeam", "tournaments.Game",
            "tournaments.Seat", "tournaments.NoShowElimination", "tournaments.Tour", "tournaments.Mask",
-           "tournaments.Penalty", "tournaments.Withdrawal", "tournaments.LineUp", "appeals.Decision", "appeals.Appeal",
+           "tournaments.Penalty", "tournaments.Withdrawal", "tournaments.Decision", "tournaments.Appeal",
            "accounts.Player", "accounts.Family", "accounts.FamilyMembership", "accounts.TournamentRole")
 SKIP_FIELDS = {"updated_at", "facts_version"}
 
@@ -31,17 +34,12 @@ def snapshot(instance) -> dict[str, Any]:
 
 
 def _tournament_of(instance):
-    from scoring.signals import _tournament_id
-    from tournaments.models import Tournament
-
     if isinstance(instance, Tournament):
         return instance.pk
-    return _tournament_id(instance)
+    return tournament_id_of(instance)
 
 
 def record(action: str, instance, before: dict | None, after: dict | None, user=None) -> None:
-    from tournaments.models import AuditEntry, Tournament
-
     user = user or current_user.get()
     if user is not None and not getattr(user, "is_authenticated", False):
         user = None
@@ -86,10 +84,9 @@ def _post_delete(sender, instance, **kwargs) -> None:
     record("delete", instance, snapshot(instance), None)
 
 
-def connect() -> None:
-    from django.apps import apps
-
-    for label in AUDITED:
+def connect(labels: tuple[str, ...] = AUDITED) -> None:
+    """Audit every save and deletion of the models ``labels`` names (a format home adds its own)."""
+    for label in labels:
         model = apps.get_model(label)
         pre_save.connect(_pre_save, sender=model, dispatch_uid=f"audit-pre-{label}")
         post_save.connect(_post_save, sender=model, dispatch_uid=f"audit-post-{label}")

@@ -14,13 +14,14 @@ from django.utils import timezone
 
 import rulesets
 from accounts.models import Family, Player
-from appeals.models import Appeal, Decision
 from rulesets.base import Problem, RulesetError
 from rulesets.facts import TournamentFacts
 from rulesets.interchange import parse_document
-from scoring.changes import bulk_change, mark_changed
 from tournaments.audit import record
+from tournaments.changes import bulk_change, mark_changed
 from tournaments.models import (
+    Appeal,
+    Decision,
     Game,
     Group,
     GroupTeam,

@@ -6,6 +6,7 @@ Derived results (places, points, awards) are never stored here: they live in
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -37,7 +38,7 @@ class Tournament(models.Model):
     facts_version = models.PositiveBigIntegerField(_("facts version"), default=1)
     head_version = models.PositiveBigIntegerField(
         _("facts version outside the games"), default=1, editable=False,
-        help_text=_("Bumped by every change of facts that is not a change of one game (scoring.changes)."))
+        help_text=_("Bumped by every change of facts that is not a change of one game (tournaments.changes)."))
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
@@ -243,7 +244,7 @@ class Game(models.Model):
     version = models.PositiveIntegerField(_("version"), default=1)
     revision = models.PositiveBigIntegerField(
         _("facts revision"), default=0, editable=False,
-        help_text=_("Bumped by every change of the game, its seats or its absent teams (scoring.changes)."))
+        help_text=_("Bumped by every change of the game, its seats or its absent teams (tournaments.changes)."))
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
     updated_by = models.CharField(_("updated by"), max_length=150, blank=True)
 
@@ -433,6 +434,128 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.username or '-'} {self.action} {self.model} {self.object_repr}"
-from tournaments.chgk_models import *  # noqa: E402,F401,F403
-from tournaments.gp_models import *  # noqa: E402,F401,F403  (Grand Prix registration and prize models)
-from tournaments.lineup_models import *  # noqa: E402,F401,F403  (ChGK line-ups)
+
+
+class PrizePayment(models.Model):
+    """A prize of the standings' awards marked paid by the committee or the stage commission (GP-22, GP-22a)."""
+
+    tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.CASCADE, related_name="prize_payments",
+                                   verbose_name=_("tournament"))
+    stage_key = models.CharField(_("stage"), max_length=40)
+    place = models.PositiveIntegerField(_("place"))
+    team_name = models.CharField(_("team"), max_length=100, blank=True)
+    player_nick = models.CharField(_("player"), max_length=100, blank=True)
+    amount_mf = models.PositiveIntegerField(_("amount, mf"))
+    paid_at = models.DateTimeField(_("paid at"))
+    paid_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="+", verbose_name=_("marked paid by"))
+
+    class Meta:
+        ordering = ["tournament", "stage_key", "place", "player_nick", "team_name"]
+        verbose_name = _("prize payment")
+        verbose_name_plural = _("prize payments")
+        constraints = [models.UniqueConstraint(fields=["tournament", "stage_key", "place", "team_name", "player_nick"],
+                                               name="unique_prize_payment")]
+
+    def __str__(self) -> str:
+        who = self.player_nick or self.team_name
+        return f"{self.stage_key} #{self.place} {who}: {self.amount_mf} mf"
+
+
+# Decisions and appeals are facts too (design.md principle 2): the loader reads them with the rest.
+
+
+class DecisionKind(models.TextChoices):
+    TECHNICAL_RESULT = "technical_result", _("technical result")
+    REPLAY = "replay", _("replay")
+    DISQUALIFICATION = "disqualification", _("disqualification")
+    TIE_BREAK = "tie_break", _("order of tied rows")
+    QUALIFY = "qualify", _("qualification pick")
+
+
+class Decision(models.Model):
+    """A decision as a fact: who took it, when, on which grounds, and what it changes."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="decisions",
+                                   verbose_name=_("tournament"))
+    index = models.PositiveIntegerField(_("number"))
+    kind = models.CharField(_("kind"), max_length=20, choices=DecisionKind.choices)
+    stage = models.ForeignKey(Stage, null=True, blank=True, on_delete=models.CASCADE, verbose_name=_("stage"))
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, verbose_name=_("game"))
+    code = models.CharField(_("grounds (rule or FP code)"), max_length=30, blank=True)
+    outcome = models.CharField(_("awarded outcome"), max_length=12, choices=Outcome.choices, null=True, blank=True)
+    team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.CASCADE, verbose_name=_("team"))
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, verbose_name=_("player"))
+    order = models.JSONField(_("order of tied rows"), default=list, blank=True)
+    reason = models.TextField(_("reason"), blank=True, null=True)
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    published_at = models.DateTimeField(_("published at"), null=True, blank=True)
+    by = models.CharField(_("decided by"), max_length=150, blank=True)
+    text = models.TextField(_("text"), blank=True)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                               verbose_name=_("recorded by"))
+
+    class Meta:
+        ordering = ["tournament", "index"]
+        verbose_name = _("decision")
+        verbose_name_plural = _("decisions")
+        constraints = [models.UniqueConstraint(fields=["tournament", "index"], name="unique_decision_index")]
+
+    def __str__(self) -> str:
+        return f"#{self.index} {self.get_kind_display()}"
+
+
+class AppealKind(models.TextChoices):
+    REMOVAL = "removal", _("removal of a question")
+    ACCEPT_ANSWER = "accept_answer", _("acceptance of an answer")
+    DECISION = "decision", _("appeal against a decision")
+    VIOLATION = "violation", _("appeal against a detected violation")
+
+
+class Verdict(models.TextChoices):
+    ACCEPTED = "accepted", _("upheld")
+    REJECTED = "rejected", _("rejected")
+    PARTLY = "partly", _("partly upheld")
+
+
+class Appeal(models.Model):
+    """An appeal: ChGK (CHGK-18..CHGK-23) or against a Mafia decision (GP-23, FL-19, CB-17)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="appeals",
+                                   verbose_name=_("tournament"))
+    order = models.PositiveIntegerField(_("order"), default=0)
+    kind = models.CharField(_("kind"), max_length=20, choices=AppealKind.choices)
+    stage = models.ForeignKey(Stage, null=True, blank=True, on_delete=models.CASCADE, verbose_name=_("stage"))
+    tour = models.ForeignKey(Tour, null=True, blank=True, on_delete=models.CASCADE, verbose_name=_("tour"))
+    question = models.PositiveIntegerField(_("question"), null=True, blank=True)
+    team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.CASCADE, related_name="appeals",
+                             verbose_name=_("appealing team"))
+    answer = models.TextField(_("team's answer"), blank=True, null=True)
+    argument = models.TextField(_("argument"), blank=True)
+    decision = models.ForeignKey(Decision, null=True, blank=True, on_delete=models.CASCADE,
+                                 related_name="appeals", verbose_name=_("decision"))
+    game = models.ForeignKey("tournaments.Game", null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="violation_appeals", verbose_name=_("game"))
+    violation = models.CharField(_("violation (FL-15)"), max_length=30, blank=True)
+    violating_player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE,
+                                         related_name="violation_appeals", verbose_name=_("player"))
+    penalty = models.ForeignKey("tournaments.Penalty", null=True, blank=True, on_delete=models.CASCADE,
+                                related_name="appeals", verbose_name=_("penalty"))
+    appellant = models.CharField(_("appellant"), max_length=150, blank=True, null=True)
+    filed_at = models.DateTimeField(_("filed at"))
+    filed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="appeals_filed", verbose_name=_("filed by"))
+    verdict = models.CharField(_("verdict"), max_length=10, choices=Verdict.choices, null=True, blank=True)
+    verdict_reasons = models.TextField(_("reasons"), blank=True)
+    verdict_at = models.DateTimeField(_("verdict at"), null=True, blank=True)
+    credited_teams = models.ManyToManyField(Team, blank=True, related_name="credited_by_appeals",
+                                            verbose_name=_("teams credited"))
+    standings_change = models.JSONField(_("standings change"), default=list, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "order"]
+        verbose_name = _("appeal")
+        verbose_name_plural = _("appeals")
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} ({self.filed_at:%Y-%m-%d})"

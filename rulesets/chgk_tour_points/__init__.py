@@ -63,6 +63,7 @@ RULESET = Ruleset(
     validate=validate,
     compute=compute,
     appeal_policy=AppealPolicy(
+        rule="CHGK-18",
         deciders=("jury",),  # CHGK-18: the appeal jury gives the verdicts
         appeal_deadline=appeal_deadline,  # CHGK-18: 23:59 of D+3
         decision_deadline=None,  # CHGK-19: appeals are on questions, never against decisions

@@ -47,6 +47,7 @@ RULESET = Ruleset(
     validate=validate,
     compute=compute,
     appeal_policy=AppealPolicy(
+        rule="CB-17",
         deciders=("judge", "curator", "jury"),  # CB-17: the judge or curator (or the appeal jury) decides
         appeal_deadline=appeal_deadline,  # CB-17: the appealed decision's deadline
         decision_deadline=decision_deadline,  # CB-17: 48 hours after its publication

@@ -45,6 +45,7 @@ RULESET = Ruleset(
     validate=validate,
     compute=compute,
     appeal_policy=AppealPolicy(
+        rule="GP-23",
         deciders=("curator", "jury"),  # GP-23: the committee (curator role) or the appeal jury
         appeal_deadline=appeal_deadline,  # GP-23: the appealed decision's deadline
         decision_deadline=decision_deadline,  # GP-23: 72 hours after ``decided_at``

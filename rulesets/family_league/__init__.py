@@ -42,6 +42,7 @@ RULESET = Ruleset(
     validate=validate,
     compute=compute,
     appeal_policy=AppealPolicy(
+        rule="FL-19",
         deciders=("curator", "jury"),  # FL-19: the curator (or the appeal jury) decides
         appeal_deadline=appeal_deadline,  # FL-19: the appealed decision's deadline
         decision_deadline=decision_deadline,  # FL-19: 72 hours after its publication

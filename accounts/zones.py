@@ -1,0 +1,33 @@
+"""A user's time zone, with the portal's default (Europe/Moscow) for an unknown one."""
+
+from __future__ import annotations
+
+import datetime as dt
+import zoneinfo
+
+from django.utils import timezone
+
+
+def zone_of(name: str | None) -> zoneinfo.ZoneInfo:
+    try:
+        return zoneinfo.ZoneInfo(name or "Europe/Moscow")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("Europe/Moscow")
+
+
+def zone_caption(zone_name: str, at: dt.datetime | None = None) -> str:
+    """"Europe/Moscow (MSK, UTC+03:00)": the zone named, its abbreviation and offset at ``at``."""
+    try:
+        zone = zoneinfo.ZoneInfo(zone_name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zone_name
+    moment = (at or timezone.now()).astimezone(zone)
+    offset = moment.utcoffset() or dt.timedelta(0)
+    minutes = int(offset.total_seconds() // 60)
+    sign = "+" if minutes >= 0 else "-"
+    hours, rest = divmod(abs(minutes), 60)
+    abbreviation = moment.tzname() or ""
+    utc = f"UTC{sign}{hours:02d}:{rest:02d}"
+    if abbreviation and not abbreviation.startswith(("+", "-")) and abbreviation != "UTC":
+        return f"{zone_name} ({abbreviation}, {utc})"
+    return f"{zone_name} ({utc})"

@@ -1,0 +1,36 @@
+"""What the class_balanced home adds to the shared pages (``formats.registry``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from formats.registry import DashboardItem as Item
+from formats.registry import FormatHome, Link, admin_url
+from rulesets.class_balanced import KEY
+from tournaments.models import GameStatus, Stage, Tournament
+
+
+def tournament_links(tournament: Any, user: Any) -> list[Link]:
+    """Each stage's schedule (CB-2), for signed-in readers."""
+    return [Link(f"{_('Stage schedule')}: {stage.key}", reverse("stage-schedule", args=[tournament.slug, stage.key]),
+                 signed_in=True) for stage in tournament.stages.all()]
+
+
+def _schedules(tournament: Tournament) -> list[Item]:
+    stages = Stage.objects.filter(tournament=tournament, published_at__isnull=True,
+                                  games__status=GameStatus.SCHEDULED).distinct().order_by("order")
+    return [Item("schedules", f"schedule:{s.key}",
+                 _("The schedule of %(stage)s is not published; results cannot be entered until it is.")
+                 % {"stage": s.key}, admin_url("tournaments_stage_change", s.pk), rule="CB-2") for s in stages]
+
+
+def dashboard_items(tournament: Any, now: dt.datetime, pending: list) -> list[Item]:
+    return _schedules(tournament)
+
+
+HOME = FormatHome(key=KEY, urls="formats.class_balanced.urls", tournament_links=tournament_links,
+                  dashboard_items=dashboard_items)

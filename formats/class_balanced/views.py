@@ -1,0 +1,44 @@
+"""The organizer's page for a class_balanced stage's schedule: generate (as a job), review, publish (CB-2)."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from accounts.permissions import can_enter_results
+from formats.class_balanced.services import ScheduleRefused, publish
+from formats.class_balanced.tasks import generate_class_schedule, progress_of
+from tournaments.models import Stage
+
+
+@login_required
+def stage_schedule_view(request: HttpRequest, slug: str, stage_key: str) -> HttpResponse:
+    stage = get_object_or_404(Stage.objects.select_related("tournament"), tournament__slug=slug, key=stage_key)
+    if not can_enter_results(request.user, stage.tournament):
+        raise PermissionDenied
+    if request.method == "POST":
+        if "publish" in request.POST:
+            try:
+                publish(stage)
+            except ScheduleRefused as exc:
+                messages.error(request, str(exc))
+            else:
+                messages.success(request, _("The schedule is published; results are accepted from now on (CB-2)."))
+        else:
+            seed = (request.POST.get("seed") or "").strip()[:60] or secrets.token_hex(4)
+            generate_class_schedule.delay(stage.pk, seed)
+        return redirect("stage-schedule", slug=slug, stage_key=stage_key)
+    progress = progress_of(stage.pk)
+    games = list(stage.games.order_by("number").values("number", "round", "scheduled_at", "scheduled_classes",
+                                                        "status"))
+    return render(request, "class_balanced/stage_schedule.html", {
+        "tournament": stage.tournament, "stage": stage, "games": games, "progress": progress,
+        "running": bool(progress and progress.get("state") == "running"),
+        "suggested_seed": secrets.token_hex(4),
+    })

@@ -1,0 +1,54 @@
+"""What the Grand Prix home adds to the shared pages (``formats.registry``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from formats.elimination_gp.models import StageRegistration
+from formats.elimination_gp.services import roster_of, settings_of
+from formats.registry import FormatHome, Link
+from rulesets.elimination_gp import KEY
+from rulesets.elimination_gp.finalists import FINAL_STAGE
+
+
+def tournament_links(tournament: Any, user: Any) -> list[Link]:
+    """The series' finalists (GP-16..GP-19) and each stage's registration (GP-3..GP-6)."""
+    links = [Link(_("Finalists"), reverse("gp-finalists", args=[tournament.slug]))]
+    for stage in tournament.stages.all():
+        links.append(Link(f"{_('Registration')}: {stage.key}",
+                          reverse("gp-registration", args=[tournament.slug, stage.key])))
+    return links
+
+
+def _stage_registrations(player) -> list[dict]:
+    """Grand Prix stages the player registered for, with their place: invited, by the queue, or waiting (GP-5)."""
+    mine = list(StageRegistration.objects.filter(player=player, withdrawn_at__isnull=True).select_related(
+        "stage__tournament").order_by("-registered_at")[:20])
+    rows = []
+    for registration in mine:
+        stage = registration.stage
+        everyone = list(StageRegistration.objects.filter(stage=stage).select_related("player").order_by(
+            "registered_at", "id"))
+        roster = roster_of(everyone, settings_of(stage.tournament)["players_per_stage"]).roster
+        nick = player.nick
+        waiting = roster.waiting.index(nick) + 1 if nick in roster.waiting else None
+        rows.append({"stage": stage, "tournament": stage.tournament, "invited": nick in roster.invited,
+                     "in_roster": nick in roster.players, "waiting": waiting})
+    return rows
+
+
+def player_items(player: Any, entries: list, now: dt.datetime, viewer_zone: str) -> dict[str, Any]:
+    return {"stage_registrations": _stage_registrations(player)}
+
+
+def prize_rule(stage_key: str) -> str:
+    """GP-22 for the final's prizes, GP-22a for a qualifying stage's."""
+    return "GP-22" if stage_key == FINAL_STAGE else "GP-22a"
+
+
+HOME = FormatHome(key=KEY, urls="formats.elimination_gp.urls", tournament_links=tournament_links,
+                  player_items=player_items, prize_rule=prize_rule)

@@ -1,0 +1,113 @@
+"""The format registry: what each format's home offers the rest of the portal.
+
+A format home (``formats/<key>/``) is a Django app holding one format's models,
+services, forms, views, URLs, admin, templates and tests. Its ``home.py``
+builds one ``FormatHome`` and its ``AppConfig.ready()`` registers it here. The
+site-wide pages and the API never compare a ruleset key: they ask
+``for_tournament(tournament)`` for the links, dashboard items and player-page
+items of the tournament's format, and include every home's URLs.
+
+A tournament whose ruleset has no home (there is none today) gets an empty
+``FormatHome``: its pages show only what every format shares.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from django.urls import reverse
+
+
+@dataclass(frozen=True)
+class Link:
+    """A link a page shows: its (translated) label and its URL."""
+
+    label: str
+    url: str
+    signed_in: bool = False  # shown to signed-in readers only
+
+
+@dataclass(frozen=True)
+class DashboardItem:
+    """One thing in a tournament that needs a person now, with where to fix it."""
+
+    section: str
+    key: str
+    text: str
+    url: str
+    rule: str = ""
+    due: dt.datetime | None = None
+    overdue: bool = False
+
+
+def admin_url(name: str, *args: Any, **query: Any) -> str:
+    """The admin page ``name`` (``app_model_action``), with a query string of initial values."""
+    url = reverse(f"admin:{name}", args=args)
+    return f"{url}?{urlencode(query)}" if query else url
+
+
+def _no_links(tournament: Any, user: Any) -> list[Link]:
+    return []
+
+
+def _no_items(tournament: Any, now: dt.datetime, pending_appeals: list) -> list[DashboardItem]:
+    return []
+
+
+def _no_rule(stage_key: str) -> str:
+    return ""
+
+
+def _nothing(*args: Any) -> dict[str, Any]:
+    return {}
+
+
+@dataclass(frozen=True)
+class FormatHome:
+    """What one format adds to the shared pages.
+
+    - ``key``: the ruleset key the home serves; ``urls``: the dotted path of its
+      URL module (included at the site root), ``None`` for none;
+    - ``tournament_links(tournament, user)``: the links of the tournament's
+      header the reader may follow (registration, calendars, setup pages);
+    - ``dashboard_items(tournament, now, pending_appeals)``: the organizer
+      dashboard's items of the format (checklists, eligibility, schedules, ...);
+    - ``player_items(player, entries, now, viewer_zone)``: what "my tournaments"
+      adds for a player (keys of the page's context);
+    - ``prize_rule(stage_key)``: the rule code a stage's prizes are paid under.
+    """
+
+    key: str
+    urls: str | None = None
+    tournament_links: Callable[[Any, Any], list[Link]] = _no_links
+    dashboard_items: Callable[[Any, dt.datetime, list], list[DashboardItem]] = _no_items
+    player_items: Callable[..., dict[str, Any]] = _nothing
+    prize_rule: Callable[[str], str] = _no_rule
+
+
+_HOMES: dict[str, FormatHome] = {}
+
+
+def register(home: FormatHome) -> FormatHome:
+    """Register ``home`` under its key (a second home for one key is a mistake)."""
+    if home.key in _HOMES and _HOMES[home.key] is not home:
+        raise ValueError(f"a format home for {home.key!r} is already registered")
+    _HOMES[home.key] = home
+    return home
+
+
+def get(key: str) -> FormatHome:
+    """The home of ruleset ``key``; an empty one where none is registered."""
+    return _HOMES.get(key) or FormatHome(key=key)
+
+
+def for_tournament(tournament: Any) -> FormatHome:
+    return get(tournament.ruleset)
+
+
+def homes() -> Iterable[FormatHome]:
+    return tuple(_HOMES.values())

@@ -1,0 +1,229 @@
+"""Serializers of the REST API: what a client reads, and the documented shape of what it writes.
+
+Names are the keys, as in the interchange format: a team, player, family or
+stage is shown by its name / nick / key. Times are shown in the tournament's
+time zone (the ISO offset says which; ``timezone`` names it).
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from accounts.models import Family, Player
+from portal.api.common import ZonedDateTimeField
+from tournaments.models import (
+    Game,
+    GameStatus,
+    Outcome,
+    Penalty,
+    RoleChoice,
+    RosterEntry,
+    Seat,
+    Stage,
+    Team,
+    Tour,
+    Tournament,
+)
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    stages = serializers.SerializerMethodField(help_text="stage keys in order of play")
+    registration_deadline = ZonedDateTimeField("self", required=False)
+
+    class Meta:
+        model = Tournament
+        fields = ["slug", "name", "ruleset", "ruleset_version", "settings", "timezone", "starts_on", "ends_on",
+                  "registration_deadline", "room", "status", "facts_version", "stages"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_stages(self, obj: Tournament) -> list[str]:
+        return [stage.key for stage in obj.stages.all()]
+
+
+class GroupSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    teams = serializers.ListField(child=serializers.CharField())
+
+
+class StageSerializer(serializers.ModelSerializer):
+    tournament = serializers.CharField(source="tournament.slug", read_only=True)
+    published_at = ZonedDateTimeField("tournament")
+    groups = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Stage
+        fields = ["id", "tournament", "key", "order", "seed", "published_at", "groups"]
+
+    @extend_schema_field(GroupSerializer(many=True))
+    def get_groups(self, obj: Stage) -> list[dict]:
+        return [{"name": group.name, "teams": [gt.team.name for gt in group.groupteam_set.all()]}
+                for group in obj.groups.all()]
+
+
+class RosterEntrySerializer(serializers.ModelSerializer):
+    player = serializers.CharField(source="player.nick")
+    joined_at = ZonedDateTimeField("team.tournament")
+    left_at = ZonedDateTimeField("team.tournament")
+
+    class Meta:
+        model = RosterEntry
+        fields = ["player", "order", "joined_at", "left_at"]
+
+
+class TeamSerializer(serializers.ModelSerializer):
+    tournament = serializers.CharField(source="tournament.slug", read_only=True)
+    stage = serializers.CharField(source="stage.key", default=None, allow_null=True, read_only=True)
+    captain = serializers.CharField(source="captain.nick", default=None, allow_null=True, read_only=True)
+    family = serializers.CharField(source="family.name", default=None, allow_null=True, read_only=True)
+    roster = RosterEntrySerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Team
+        fields = ["id", "tournament", "stage", "name", "order", "captain", "family", "league", "home_university",
+                  "roster"]
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "nick", "full_name", "level", "disqualified"]
+
+
+class FamilySerializer(serializers.ModelSerializer):
+    head = serializers.CharField(source="head.nick", default=None, allow_null=True, read_only=True)
+
+    class Meta:
+        model = Family
+        fields = ["id", "name", "head", "official"]
+
+
+class SeatSerializer(serializers.ModelSerializer):
+    player = serializers.CharField(source="player.nick")
+    team = serializers.CharField(source="team.name")
+
+    class Meta:
+        model = Seat
+        fields = ["order", "player", "team", "role", "stats", "timed_out", "days_played", "maniac_kills",
+                  "in_final_phase", "fake_passport"]
+
+
+class GameSerializer(serializers.ModelSerializer):
+    tournament = serializers.CharField(source="stage.tournament.slug", read_only=True)
+    stage = serializers.CharField(source="stage.key", read_only=True)
+    group = serializers.SerializerMethodField()
+    timezone = serializers.CharField(source="stage.tournament.timezone", read_only=True)
+    scheduled_at = ZonedDateTimeField("stage.tournament")
+    updated_at = ZonedDateTimeField("stage.tournament")
+    absent_teams = serializers.SerializerMethodField()
+    no_show_eliminated = serializers.SerializerMethodField()
+    seats = SeatSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Game
+        fields = ["id", "tournament", "stage", "number", "group", "round", "timezone", "scheduled_at", "status",
+                  "outcome", "omon", "game_days", "link", "absent_teams", "no_show_eliminated", "seats", "version",
+                  "updated_at", "updated_by"]
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_group(self, obj: Game) -> str | None:
+        return obj.group_label or None
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_absent_teams(self, obj: Game) -> list[str]:
+        return sorted(team.name for team in obj.absent_teams.all())
+
+    @extend_schema_field(serializers.DictField(child=serializers.CharField()))
+    def get_no_show_eliminated(self, obj: Game) -> dict[str, str]:
+        return {row.team.name: row.player.nick for row in obj.no_show_eliminations.all()}
+
+
+class TourSerializer(serializers.ModelSerializer):
+    tournament = serializers.CharField(source="stage.tournament.slug", read_only=True)
+    stage = serializers.CharField(source="stage.key", read_only=True)
+    host = serializers.CharField(source="host.name", default=None, allow_null=True, read_only=True)
+    updated_at = ZonedDateTimeField("stage.tournament")
+    absent = serializers.SerializerMethodField()
+    masks = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Tour
+        fields = ["id", "tournament", "stage", "number", "host", "played_on", "questions", "absent", "masks",
+                  "version", "updated_at", "updated_by"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_absent(self, obj: Tour) -> list[str]:
+        return sorted(team.name for team in obj.absent.all())
+
+    @extend_schema_field(serializers.DictField(child=serializers.CharField(), help_text="team: mask"))
+    def get_masks(self, obj: Tour) -> dict[str, str]:
+        return {mask.team.name: mask.mask for mask in obj.masks.all()}
+
+
+class PenaltySerializer(serializers.ModelSerializer):
+    tournament = serializers.CharField(source="tournament.slug", read_only=True)
+    stage = serializers.CharField(source="stage.key", default=None, allow_null=True, read_only=True)
+    game = serializers.IntegerField(source="game.number", default=None, allow_null=True, read_only=True)
+    team = serializers.CharField(source="team.name", default=None, allow_null=True, read_only=True)
+    player = serializers.CharField(source="player.nick", default=None, allow_null=True, read_only=True)
+    decided_at = ZonedDateTimeField("tournament")
+
+    class Meta:
+        model = Penalty
+        fields = ["id", "tournament", "stage", "game", "team", "player", "kind", "code", "points", "decided_at",
+                  "text"]
+
+
+# --- the documented shape of writes (validated by the interchange rules, see portal.api.writes) ---
+
+
+class SeatWriteSerializer(serializers.Serializer):
+    player = serializers.CharField(help_text="nick of a player of the tournament")
+    team = serializers.CharField(help_text="name of the player's team")
+    role = serializers.ChoiceField(choices=RoleChoice.choices)
+    stats = serializers.IntegerField(required=False, allow_null=True)
+    timed_out = serializers.BooleanField(required=False)
+    days_played = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+    maniac_kills = serializers.IntegerField(required=False, min_value=0)
+    in_final_phase = serializers.BooleanField(required=False)
+    fake_passport = serializers.BooleanField(required=False)
+
+
+class GameWriteSerializer(serializers.Serializer):
+    tournament = serializers.CharField(required=False, help_text="slug (required to create)")
+    stage = serializers.CharField(required=False, help_text="stage key (required to create)")
+    version = serializers.IntegerField(required=False, help_text="the version read (required to update)")
+    number = serializers.IntegerField(min_value=1)
+    group = serializers.CharField(required=False, allow_null=True)
+    round = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    scheduled_at = serializers.DateTimeField(required=False, allow_null=True)
+    status = serializers.ChoiceField(choices=GameStatus.choices, required=False)
+    outcome = serializers.ChoiceField(choices=Outcome.choices, required=False, allow_null=True)
+    omon = serializers.BooleanField(required=False)
+    game_days = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+    link = serializers.CharField(required=False, allow_null=True)
+    absent_teams = serializers.ListField(child=serializers.CharField(), required=False)
+    no_show_eliminated = serializers.DictField(child=serializers.CharField(), required=False)
+    seats = SeatWriteSerializer(many=True, required=False)
+
+
+class MasksWriteSerializer(serializers.Serializer):
+    masks = serializers.DictField(child=serializers.CharField(), help_text="team: mask of 1, 0, X and ?")
+    version = serializers.IntegerField(help_text="the tour's version read")
+
+
+class PenaltyWriteSerializer(serializers.Serializer):
+    tournament = serializers.CharField(help_text="slug")
+    stage = serializers.CharField(required=False, allow_null=True)
+    game = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    team = serializers.CharField(required=False, allow_null=True)
+    player = serializers.CharField(required=False, allow_null=True)
+    kind = serializers.CharField()
+    code = serializers.CharField(required=False, allow_null=True)
+    points = serializers.DecimalField(max_digits=8, decimal_places=3, coerce_to_string=True)
+    decided_at = serializers.DateTimeField(required=False, allow_null=True)
+    text = serializers.CharField(required=False, allow_blank=True)
+
+
+class ImportResultSerializer(serializers.Serializer):
+    slug = serializers.CharField()

@@ -1,0 +1,160 @@
+"""The organizer's dashboard: what in one tournament needs a person now, each with where to fix it (issue 10).
+
+Every item is read from stored facts and the stored standings snapshots
+(never a recompute), with a fixed number of queries whatever the size of the
+tournament:
+
+- ``games``: games past their ``scheduled_at`` still ``scheduled`` (no result);
+- ``appeals``: pending appeals, the earliest verdict due first (CHGK-18; the
+  Mafia rulesets set no verdict date, those come last by filing time);
+- ``checklists``: ChGK checklist items overdue (CHGK-11, CHGK-18) of a
+  tournament not finished. The portal keeps no tick list, so an item counts
+  as done when the facts show it (see ``CHECKLIST_EVIDENCE``);
+- ``eligibility``: FL-3 problems of the family league rosters (banned
+  players, blacklists, players outside the team's family);
+- ``ties``: ties the rules leave to a committee, as the rulesets put them in
+  the snapshot details: FL-11 ``cut_ties`` (once the stage is complete, i.e.
+  the ruleset wrote its FL-11 note), GP-16/GP-17 ``vacancies`` with open
+  finalist places (GP-18);
+- ``schedules``: class_balanced stages with games to play whose schedule is
+  not published (``Stage.published_at`` empty, CB-2);
+- ``prizes``: awards with money of final standings not yet marked paid
+  (``PrizePayment``, GP-22, FL-20), linking to the tournament's prizes page.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+import rulesets
+from appeals.services import verdict_due
+from formats import registry
+from formats.registry import DashboardItem as Item
+from formats.registry import admin_url
+from scoring.models import StandingsSnapshot
+from tournaments.loader import load_facts
+from tournaments.models import (
+    Appeal,
+    Game,
+    GameStatus,
+    PrizePayment,
+    Tournament,
+)
+
+LIMIT = 100
+SECTIONS = (
+    ("games", gettext_lazy("Games past their time without a result")),
+    ("appeals", gettext_lazy("Pending appeals")),
+    ("checklists", gettext_lazy("Checklist items overdue")),
+    ("eligibility", gettext_lazy("Eligibility problems")),
+    ("ties", gettext_lazy("Ties waiting for a committee decision")),
+    ("schedules", gettext_lazy("Schedules not published")),
+    ("prizes", gettext_lazy("Prizes to pay")),
+)
+
+
+def attention_items(tournament: Tournament, now: dt.datetime) -> list[Item]:
+    items = _games(tournament, now)
+    pending = list(Appeal.objects.filter(tournament=tournament, verdict__isnull=True).select_related(
+        "tour__stage", "decision", "team").order_by("filed_at", "pk")[:LIMIT])
+    facts = load_facts(tournament) if any(a.tour_id for a in pending) else None
+    items += _appeals(tournament, pending, facts, now)
+    items += registry.for_tournament(tournament).dashboard_items(tournament, now, pending)
+    snapshots = _snapshots(tournament)
+    items += _ties(tournament, snapshots)
+    items += _prizes(tournament, snapshots)
+    return items
+
+
+def sections(items: list[Item]) -> list[dict]:
+    return [{"key": key, "label": label, "items": [i for i in items if i.section == key]} for key, label in SECTIONS]
+
+
+def _games(tournament: Tournament, now: dt.datetime) -> list[Item]:
+    games = Game.objects.filter(stage__tournament=tournament, status=GameStatus.SCHEDULED,
+                                scheduled_at__lt=now).select_related("stage").order_by("scheduled_at", "pk")[:LIMIT]
+    return [Item("games", f"game:{g.stage.key}:{g.number}",
+                 _("Game %(number)s (%(stage)s) was scheduled and has no result yet.")
+                 % {"number": g.number, "stage": g.stage.key},
+                 admin_url("tournaments_game_change", g.pk), due=g.scheduled_at, overdue=True) for g in games]
+
+
+def _appeals(tournament: Tournament, pending: list[Appeal], facts, now: dt.datetime) -> list[Item]:
+    rows = []
+    for appeal in pending:
+        due = verdict_due(tournament, appeal, facts) if appeal.tour_id else None
+        if appeal.tour_id:
+            text = _("Appeal no. %(order)s: tour %(tour)s, question %(question)s (%(kind)s).") % {
+                "order": appeal.order, "tour": appeal.tour.number, "question": appeal.question,
+                "kind": appeal.get_kind_display()}
+        else:
+            text = _("Appeal no. %(order)s against decision %(decision)s.") % {
+                "order": appeal.order, "decision": appeal.decision.index if appeal.decision else "-"}
+        rows.append((due is None, due or appeal.filed_at, appeal.filed_at, Item(
+            "appeals", f"appeal:{appeal.pk}", text, reverse("appeal-verdict", args=[appeal.pk]),
+            rule=rulesets.get(tournament.ruleset).appeal_policy.rule, due=due, overdue=due is not None and now > due)))
+    rows.sort(key=lambda r: r[:3])
+    return [r[3] for r in rows]
+
+
+def _snapshots(tournament: Tournament) -> list[dict]:
+    """The stored standings, one per stage (the "latest" copy only when no stage snapshot has its stage)."""
+    rows = list(StandingsSnapshot.objects.filter(tournament=tournament).values("stage_key", "export", "details"))
+    staged = {row["stage_key"] for row in rows if row["stage_key"]}
+    return [row for row in rows if row["stage_key"] or (row["export"] or {}).get("stage") not in staged]
+
+
+def _decision_url(tournament: Tournament, kind: str) -> str:
+    return admin_url("tournaments_decision_add", tournament=tournament.pk, kind=kind)
+
+
+def _ties(tournament: Tournament, snapshots: list[dict]) -> list[Item]:
+    out = []
+    for snap in snapshots:
+        details = (snap["details"] or {}).get("details") or {}
+        notes = (snap["details"] or {}).get("notes") or []
+        stage = (snap["export"] or {}).get("stage") or snap["stage_key"]
+        for tie in details.get("cut_ties") or []:
+            if tie.get("settled") or not any(n.startswith(f"group {tie['group']}:") and "FL-11" in n for n in notes):
+                continue
+            out.append(Item("ties", f"tie:{stage}:{tie['group']}",
+                            _("Group %(group)s: %(teams)s are tied at the cut; the curator decides.")
+                            % {"group": tie["group"], "teams": ", ".join(tie["teams"])},
+                            _decision_url(tournament, "tie_break"), rule="FL-11"))
+        if details.get("open_places"):
+            for vacancy in details.get("vacancies") or []:
+                out.append(Item("ties", f"vacancy:{stage}:{vacancy['rule']}",
+                                _("%(stage)s: %(places)s finalist place(s) open, tied: %(tied)s; the committee "
+                                  "decides.") % {"stage": stage, "places": vacancy["places"],
+                                                  "tied": ", ".join(vacancy.get("tied") or []) or "-"},
+                                _decision_url(tournament, "qualify"), rule=f"{vacancy['rule']}, GP-18"))
+    return out
+
+
+def _prizes(tournament: Tournament, snapshots: list[dict]) -> list[Item]:
+
+    paid = set(PrizePayment.objects.filter(tournament=tournament).values_list(
+        "stage_key", "place", "team_name", "player_nick"))
+    out = []
+    for snap in snapshots:
+        export = snap["export"] or {}
+        if not export.get("final"):
+            continue
+        stage = export.get("stage") or snap["stage_key"]
+        rule = registry.for_tournament(tournament).prize_rule(stage)
+        for award in export.get("awards") or []:
+            if not award.get("prize"):
+                continue
+            if (stage, int(award["place"]), award.get("team") or "", award.get("player") or "") in paid:
+                continue
+            who = award.get("player") or award.get("team")
+            out.append(Item("prizes", f"prize:{stage}:{award['place']}:{who}",
+                            _("%(stage)s, place %(place)s: %(who)s, %(prize)s %(currency)s, not paid yet.")
+                            % {"stage": stage, "place": award["place"], "who": who,
+                               "prize": award["prize"], "currency": award.get("currency", "mf")},
+                            reverse("prizes", args=[tournament.slug]), rule=rule))
+    return out[:LIMIT]

@@ -1,0 +1,25 @@
+"""Site-wide pages (included at "" by config.urls); each format home adds its own (``formats.registry``)."""
+
+from django.urls import path
+
+from portal.views import dashboard, entry, history, my, prizes, selfservice, tournament
+
+urlpatterns = [
+    path("", tournament.home_view, name="home"),
+    path("players/<int:pk>/", tournament.player_view, name="player"),
+    path("t/<slug:slug>/", tournament.tournament_view, name="tournament"),
+    path("t/<slug:slug>/schedule/", tournament.schedule_view, name="schedule"),
+    path("t/<slug:slug>/history/", history.history_view, name="history"),
+    path("t/<slug:slug>/tours/<int:number>/", tournament.tour_view, name="tour"),
+    path("t/<slug:slug>/teams/<int:pk>/", tournament.team_view, name="team"),
+    path("t/<slug:slug>/<slug:stage_key>/games/<int:number>/", tournament.game_view, name="game"),
+    path("t/<slug:slug>/prizes/", prizes.prizes_view, name="prizes"),
+    path("t/<slug:slug>/tours/<int:number>/enter/", entry.tour_entry_view, name="tour-entry"),
+    path("t/<slug:slug>/<slug:stage_key>/games/<int:number>/enter/", entry.game_entry_view, name="game-entry"),
+    path("t/<slug:slug>/<slug:stage_key>/games/new/", entry.game_entry_view, name="game-new"),
+    path("accounts/my/", my.my_tournaments, name="my-tournaments"),
+    path("accounts/claims/", selfservice.claims_view, name="claims"),
+    path("accounts/players/merge/", selfservice.merge_view, name="player-merge"),
+    path("accounts/dashboard/", dashboard.dashboards_view, name="dashboards"),
+    path("accounts/dashboard/<slug:slug>/", dashboard.dashboard_view, name="dashboard"),
+]

@@ -1,0 +1,46 @@
+"""Small helpers shared by the page views."""
+
+from __future__ import annotations
+
+from django.core.paginator import Page, Paginator
+from django.http import HttpRequest
+
+from tournaments.models import Team, Tournament
+
+PAGE_SIZE = 100
+
+
+class TeamIndex:
+    """Team name -> primary key, per stage where teams are drawn per stage (elimination_gp)."""
+
+    def __init__(self, tournament: Tournament):
+        self.by_stage: dict[str | None, dict[str, int]] = {}
+        for pk, name, stage_key in Team.objects.filter(tournament=tournament).values_list("pk", "name", "stage__key"):
+            self.by_stage.setdefault(stage_key, {})[name] = pk
+
+    def pk(self, name: str | None, stage_key: str | None = None) -> int | None:
+        if name is None:
+            return None
+        if stage_key and name in self.by_stage.get(stage_key, {}):
+            return self.by_stage[stage_key][name]
+        if name in self.by_stage.get(None, {}):
+            return self.by_stage[None][name]
+        for names in self.by_stage.values():
+            if name in names:
+                return names[name]
+        return None
+
+    def for_stage(self, stage_key: str | None) -> dict[str, int]:
+        """Every team name the stage can mention, the stage's own teams winning over the others."""
+        out: dict[str, int] = {}
+        for key, names in self.by_stage.items():
+            if key is not None and key != stage_key:
+                out.update({n: pk for n, pk in names.items() if n not in out})
+        out.update(self.by_stage.get(None, {}))
+        out.update(self.by_stage.get(stage_key, {}))
+        return out
+
+
+def paginate(request: HttpRequest, queryset, per_page: int = PAGE_SIZE) -> Page:
+    """One page of a queryset: a count and a slice, whatever its size."""
+    return Paginator(queryset, per_page).get_page(request.GET.get("page"))

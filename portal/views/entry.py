@@ -1,0 +1,349 @@
+"""Result entry forms for organizers (issues 2 and 11): a tour's masks as a grid, a Mafia game with its seats.
+
+The forms are a thin layer over the API's write services (``portal.api.writes``):
+the same versioned, atomic, ruleset-judged ``put_masks``, ``create_game`` and
+``update_game``, so a result typed here is refused exactly as the same result
+sent to the API or imported in a document would be. The forms only turn the
+posted fields into the services' payload and show their refusals beside the
+row they name.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from rest_framework import exceptions as drf
+
+from accounts.models import Player
+from accounts.permissions import can_enter_results
+from accounts.zones import zone_caption
+from portal.api.writes import WriteRefused, create_game, put_masks, update_game
+from rulesets.base import Problem
+from rulesets.facts import GAME_STATUSES, OUTCOMES, ROLES
+from scoring.models import StandingsSnapshot
+from tournaments.models import Game, GameStatus, Group, Mask, Outcome, RoleChoice, Stage, Team, Tour, Tournament
+
+CONFLICT = 409
+BLANK_SEATS = 2  # empty seat rows offered below the recorded ones (the script adds more)
+NEW_GAME_SEATS = 10
+MAX_SEAT_ROWS = 60
+SEAT_FLAGS = ("timed_out", "in_final_phase", "fake_passport")
+SEAT_NUMBERS = ("stats", "days_played", "maniac_kills")
+PATH_INDEX = re.compile(r"^seats\[(\d+)\](?:\.(\w+))?")
+
+
+def _tournament_for_entry(request: HttpRequest, slug: str) -> Tournament:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not can_enter_results(request.user, tournament):
+        raise PermissionDenied(_("Only the tournament's organizers, judges and curator may enter its results."))
+    return tournament
+
+
+def _stage_teams(tournament: Tournament, stage: Stage) -> list[Team]:
+    """The teams a stage's results name: the tournament's, then the stage's own draw (which wins a name clash)."""
+    teams: dict[str, Team] = {}
+    for team in Team.objects.filter(Q(stage__isnull=True) | Q(stage=stage), tournament=tournament).order_by(
+            "stage_id", "order", "name"):
+        if team.stage_id is None or team.name not in teams or teams[team.name].stage_id is None:
+            teams[team.name] = team
+    return sorted(teams.values(), key=lambda t: (t.order, t.name))
+
+
+def _messages(problems: list[Problem]) -> list[dict[str, str]]:
+    return [{"path": p.path, "message": p.message} for p in problems]
+
+
+def _not_allowed(exc: drf.PermissionDenied) -> list[Problem]:
+    """The write services let only organizers write (judges and the curator may open the forms, not save them)."""
+    return [Problem("", str(exc.detail))]
+
+
+# --- a tour's masks ---
+
+
+def _normalized_mask(raw: str) -> str:
+    """What an organizer types, as the interchange reads it: spaces dropped, ``x`` as ``X``."""
+    return "".join(raw.split()).replace("x", "X")
+
+
+def _team_problems(problems: list[Problem], names: list[str]) -> tuple[dict[str, list[str]], list[Problem]]:
+    """Problems of one team's mask (path ``masks.<team>``), and the others (whole columns, the version...)."""
+    by_team: dict[str, list[str]] = {}
+    rest: list[Problem] = []
+    for problem in problems:
+        team = next((n for n in sorted(names, key=len, reverse=True)
+                     if problem.path == f"masks.{n}" or problem.path.startswith((f"masks.{n}.", f"masks.{n}["))),
+                    None)
+        if team is None:
+            rest.append(problem)
+        else:
+            by_team.setdefault(team, []).append(problem.message)
+    return by_team, rest
+
+
+@login_required
+def tour_entry_view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """``/t/<slug>/tours/<n>/enter/``: every team's mask of the tour, as a grid (issue 2)."""
+    tournament = _tournament_for_entry(request, slug)
+    tour = Tour.objects.select_related("stage", "host").filter(stage__tournament=tournament, number=number).order_by(
+        "stage__order").first()
+    if tour is None:
+        raise Http404("no such tour")
+    teams = [t for t in _stage_teams(tournament, tour.stage) if t.pk != tour.host_id]
+    stored = dict(Mask.objects.filter(tour=tour).values_list("team_id", "mask"))
+    listed_absent = set(tour.absent.values_list("pk", flat=True))
+    version = tour.version
+    by_team: dict[str, list[str]] = {}
+    general: list[Problem] = []
+    conflict = None
+    status = 200
+    if request.method == "POST":
+        posted = {t.pk: _normalized_mask(request.POST.get(f"mask-{t.pk}", "")) for t in teams}
+        absent = {t.pk for t in teams if request.POST.get(f"absent-{t.pk}")}
+        masks = {t.name: posted[t.pk] for t in teams if t.pk not in absent and posted[t.pk]}
+        empty = [t.name for t in teams if t.pk not in absent and not posted[t.pk]]
+        try:
+            version = int(request.POST.get("version", ""))
+        except ValueError:
+            version = None
+        try:
+            if empty:
+                raise WriteRefused([Problem(f"masks.{name}", _("%(team)s: the mask is empty; type it or mark the "
+                                                               "team absent") % {"team": name}) for name in empty])
+            put_masks(request.user, tour.pk, {"masks": masks, "version": version})
+        except WriteRefused as refused:
+            status = refused.code
+            by_team, general = _team_problems(refused.problems, [t.name for t in teams])
+            if refused.code == CONFLICT:
+                conflict = general[0].message if general else ""
+                general = []
+        except drf.PermissionDenied as exc:
+            status, general = 403, _not_allowed(exc)
+        except drf.NotFound as exc:
+            raise Http404("gone") from exc
+        else:
+            return redirect(reverse("tour-entry", args=[tournament.slug, tour.number]) + "?saved=1")
+        current = posted
+        current_absent = absent
+    else:
+        has_results = bool(stored)
+        current = {t.pk: stored.get(t.pk, "" if has_results else "0" * tour.questions) for t in teams}
+        current_absent = {t.pk for t in teams if t.pk in listed_absent or (has_results and t.pk not in stored)}
+    rows = [{
+        "team": team, "mask": current.get(team.pk, ""), "absent": team.pk in current_absent,
+        "problems": by_team.get(team.name, []),
+        "cells": [current.get(team.pk, "")[q] if q < len(current.get(team.pk, "")) else ""
+                  for q in range(tour.questions)],
+    } for team in teams]
+    return render(request, "tournaments/entry_tour.html", {
+        "tournament": tournament, "tour": tour, "rows": rows, "version": version if version is not None else "",
+        "question_numbers": list(range(1, tour.questions + 1)), "problems": _messages(general),
+        "conflict": conflict, "saved": request.method == "GET" and request.GET.get("saved") == "1",
+        "zone": zone_caption(tournament.timezone),
+    }, status=status)
+
+
+# --- a Mafia game ---
+
+
+def _number(raw: str) -> Any:
+    """An integer field: empty is None, a number is an int, anything else goes on as typed to be refused."""
+    raw = raw.strip()
+    if not raw:
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        return raw
+
+
+def _seat_rows_posted(post) -> list[dict[str, Any]]:
+    try:
+        count = min(max(int(post.get("seat_count", "0")), 0), MAX_SEAT_ROWS)
+    except ValueError:
+        count = 0
+    rows = []
+    for i in range(count):
+        row: dict[str, Any] = {"player": post.get(f"seat-{i}-player", "").strip(),
+                               "team": post.get(f"seat-{i}-team", ""), "role": post.get(f"seat-{i}-role", "")}
+        for key in SEAT_NUMBERS:
+            row[key] = post.get(f"seat-{i}-{key}", "").strip()
+        for key in SEAT_FLAGS:
+            row[key] = bool(post.get(f"seat-{i}-{key}"))
+        rows.append(row)
+    return rows
+
+
+def _payload(post, rows: list[dict[str, Any]], game: Game | None) -> tuple[dict[str, Any], dict[int, int]]:
+    """The services' game payload from the form, and which form row each sent seat came from."""
+    absent = post.getlist("absent")
+    payload: dict[str, Any] = {
+        "number": _number(post.get("number", "")),
+        "status": post.get("status") or "played",
+        "outcome": post.get("outcome") or None,
+        "omon": bool(post.get("omon")),
+        "game_days": _number(post.get("game_days", "")),
+        "round": _number(post.get("round", "")),
+        "link": post.get("link", "").strip() or None,
+        "absent_teams": absent,
+    }
+    if post.get("group"):
+        payload["group"] = post["group"]
+    if game is not None:  # what the form does not show is kept as it is
+        if game.scheduled_at is not None:
+            payload["scheduled_at"] = game.scheduled_at.isoformat()
+        if game.group_label and "group" not in post:
+            payload["group"] = game.group_label
+        kept = {ns.team.name: ns.player.nick for ns in game.no_show_eliminations.select_related("team", "player")
+                if ns.team.name in absent}
+        if kept:
+            payload["no_show_eliminated"] = kept
+    seats, origin = [], {}
+    for index, row in enumerate(rows):
+        if not row["player"]:
+            continue
+        seat = {"player": row["player"], "team": row["team"], "role": row["role"]}
+        for key in SEAT_NUMBERS:
+            value = _number(row[key])
+            if value is not None:
+                seat[key] = value
+        seat.update({key: row[key] for key in SEAT_FLAGS})
+        origin[len(seats)] = index
+        seats.append(seat)
+    payload["seats"] = seats
+    return payload, origin
+
+
+def _seat_rows_of(game: Game | None) -> list[dict[str, Any]]:
+    if game is None:
+        return []
+    return [{"player": s.player.nick, "team": s.team.name, "role": s.role,
+             "stats": "" if s.stats is None else str(s.stats),
+             "days_played": "" if s.days_played is None else str(s.days_played),
+             "maniac_kills": str(s.maniac_kills) if s.maniac_kills else "",
+             "timed_out": s.timed_out, "in_final_phase": s.in_final_phase, "fake_passport": s.fake_passport}
+            for s in game.seats.select_related("player", "team").order_by("order", "pk")]
+
+
+def _blank_seat() -> dict[str, Any]:
+    return {"player": "", "team": "", "role": "civilian", "stats": "", "days_played": "", "maniac_kills": "",
+            "timed_out": False, "in_final_phase": False, "fake_passport": False}
+
+
+def _still_in(tournament: Tournament, stage_key: str) -> dict[str, Any] | None:
+    """elimination_gp: who is still in, per team, as the stage's stored snapshot says (GP-9, GP-10)."""
+    if tournament.ruleset != "elimination_gp":
+        return None
+    snapshot = StandingsSnapshot.objects.filter(tournament=tournament, stage_key=stage_key).only(
+        "export", "details", "facts_version").first()
+    if snapshot is None:
+        return {"teams": [], "pending": True}
+    details = (snapshot.details or {}).get("details") or {}
+    out = {e.get("player") for e in details.get("eliminations") or []}
+    teams_out = details.get("teams_out") or {}
+    by_team: dict[str, list[str]] = {}
+    for row in (snapshot.export or {}).get("players") or []:
+        by_team.setdefault(row.get("team") or "", [])
+        if row.get("player") not in out:
+            by_team[row.get("team") or ""].append(row.get("player"))
+    for team in (snapshot.export or {}).get("teams") or []:
+        by_team.setdefault(team.get("team"), [])
+    return {
+        "teams": [{"team": team, "players": sorted(players), "out_after": teams_out.get(team)}
+                  for team, players in sorted(by_team.items()) if team],
+        "pending": snapshot.facts_version < tournament.facts_version,
+    }
+
+
+def _seat_problems(problems: list[Problem], origin: dict[int, int]) -> tuple[dict[int, list[str]], list[Problem]]:
+    by_row: dict[int, list[str]] = {}
+    rest: list[Problem] = []
+    for problem in problems:
+        match = PATH_INDEX.match(problem.path)
+        if match and int(match.group(1)) in origin:
+            field = match.group(2)
+            text = f"{field}: {problem.message}" if field else problem.message
+            by_row.setdefault(origin[int(match.group(1))], []).append(text)
+        else:
+            rest.append(problem)
+    return by_row, rest
+
+
+@login_required
+def game_entry_view(request: HttpRequest, slug: str, stage_key: str, number: int | None = None) -> HttpResponse:
+    """``/t/<slug>/<stage>/games/<n>/enter/`` (or ``games/new/``): a game's result with its seats (issue 11)."""
+    tournament = _tournament_for_entry(request, slug)
+    if tournament.ruleset == "chgk_tour_points":
+        raise Http404("a ChGK tournament has tours, not games")
+    stage = get_object_or_404(Stage, tournament=tournament, key=stage_key)
+    game = None
+    if number is not None:
+        game = get_object_or_404(Game.objects.select_related("stage"), stage=stage, number=number)
+    teams = _stage_teams(tournament, stage)
+    version = game.version if game else None
+    by_row: dict[int, list[str]] = {}
+    general: list[Problem] = []
+    conflict = None
+    status = 200
+    if request.method == "POST":
+        rows = _seat_rows_posted(request.POST)
+        payload, origin = _payload(request.POST, rows, game)
+        fields = {**payload, "absent_teams": set(payload["absent_teams"]),
+                  "number": request.POST.get("number", ""), "game_days": request.POST.get("game_days", ""),
+                  "round": request.POST.get("round", "")}
+        try:
+            if game is None:
+                saved = create_game(request.user, {"tournament": tournament.slug, "stage": stage.key, **payload})
+            else:
+                version = _number(request.POST.get("version", ""))
+                saved = update_game(request.user, game.pk, {**payload, "version": version})
+        except WriteRefused as refused:
+            status = refused.code
+            by_row, general = _seat_problems(refused.problems, origin)
+            if refused.code == CONFLICT:
+                conflict = general[0].message if general else ""
+                general = []
+        except drf.PermissionDenied as exc:
+            status, general = 403, _not_allowed(exc)
+        except drf.NotFound as exc:
+            raise Http404("gone") from exc
+        else:
+            return redirect(reverse("game-entry", args=[tournament.slug, stage.key, saved.number]) + "?saved=1")
+    else:
+        rows = _seat_rows_of(game)
+        fields = {
+            "number": str(game.number) if game else str(
+                (Game.objects.filter(stage=stage).order_by("-number").values_list("number", flat=True).first()
+                 or 0) + 1),
+            "status": game.status if game else GameStatus.PLAYED, "outcome": game.outcome if game else None,
+            "omon": game.omon if game else False,
+            "game_days": "" if game is None or game.game_days is None else str(game.game_days),
+            "round": "" if game is None or game.round is None else str(game.round),
+            "link": game.link if game else "",
+            "group": game.group_label if game else "",
+            "absent_teams": set(game.absent_teams.values_list("name", flat=True)) if game else set(),
+        }
+        rows += [_blank_seat() for _i in range(max(BLANK_SEATS, NEW_GAME_SEATS - len(rows)))]
+    seat_rows = [{**row, "index": i, "problems": by_row.get(i, [])} for i, row in enumerate(rows)]
+    nicks = list(Player.objects.filter(roster_entries__team__in=teams).order_by("nick").values_list(
+        "nick", flat=True).distinct()) if teams else []
+    saved_view = request.method == "GET" and request.GET.get("saved") == "1"
+    return render(request, "tournaments/entry_game.html", {
+        "tournament": tournament, "stage": stage, "game": game, "fields": fields, "seats": seat_rows,
+        "seat_count": len(seat_rows), "teams": teams,
+        "groups": list(Group.objects.filter(stage=stage).order_by("order", "name").values_list("name", flat=True)), "nicks": nicks, "version": "" if version is None else version,
+        "statuses": [(value, GameStatus(value).label) for value in GAME_STATUSES],
+        "outcomes": [(value, Outcome(value).label) for value in OUTCOMES],
+        "roles": [(value, RoleChoice(value).label) for value in ROLES],
+        "problems": _messages(general), "conflict": conflict, "saved": saved_view,
+        "still_in": _still_in(tournament, stage.key) if game is not None else None,
+        "zone": zone_caption(tournament.timezone),
+    }, status=status)

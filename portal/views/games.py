@@ -1,0 +1,119 @@
+"""The game page (Mafia) and the tour page (ChGK)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from accounts.zones import zone_caption
+from portal.labels import PENALTY_KINDS, SIDES, label, reason_text
+from portal.views.common import TeamIndex
+from portal.views.figures import seat_points, tour_table
+from rulesets.facts import SIDE_OF_ROLE
+from scoring.models import StandingsSnapshot
+from tournaments.models import Appeal, Decision, Game, Mask, Penalty, Question, Tour, Tournament
+
+
+def stage_violations(tournament: Tournament, stage_key: str) -> list[dict[str, Any]] | None:
+    """Penalties the ruleset derived itself (FL-15) and the judge's, as the stage's snapshot lists them.
+
+    None when the ruleset lists none (then the recorded penalties are shown).
+    """
+    value = StandingsSnapshot.objects.filter(tournament=tournament, stage_key=stage_key).values_list(
+        "details__details__violations", flat=True).first()
+    return value if isinstance(value, list) else None
+
+
+def _penalty_rows(game: Game, violations: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    if violations is not None:
+        return [{**v, "kind_label": str(label(PENALTY_KINDS, v.get("kind")))}
+                for v in violations if v.get("game") == game.number and v.get("stage") == game.stage.key]
+    return [{"team": p.team.name if p.team else None, "player": p.player.nick if p.player else None,
+             "kind": p.kind, "kind_label": str(label(PENALTY_KINDS, p.kind)), "code": p.code,
+             "points": float(p.points), "text": p.text, "decided_at": p.decided_at, "fine": None}
+            for p in Penalty.objects.filter(game=game).select_related("team", "player").order_by("order", "pk")]
+
+
+def game_view(request: HttpRequest, slug: str, stage_key: str, number: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    game = get_object_or_404(Game.objects.select_related("stage", "group"), stage__tournament=tournament,
+                             stage__key=stage_key, number=number)
+    seats = list(game.seats.select_related("player", "team").order_by("order", "pk"))
+    points = seat_points(tournament, stage_key, [number]).get(number, {})
+    teams: dict[str, dict[str, Any]] = {}
+    for seat in seats:
+        seat.side = SIDE_OF_ROLE.get(seat.role, "")
+        seat.side_label = str(label(SIDES, seat.side))
+        earned = points.get(seat.player.nick)
+        seat.points, seat.reason = (earned[0], reason_text(earned[1])) if earned else (None, "")
+        entry = teams.setdefault(seat.team.name, {"team": seat.team, "players": [], "points": None})
+        entry["players"].append(seat.player.nick)
+        if seat.points is not None:
+            entry["points"] = round((entry["points"] or 0) + seat.points, 2)
+    violations = stage_violations(tournament, stage_key)
+    return render(request, "tournaments/game.html", {
+        "tournament": tournament, "game": game, "seats": seats, "teams": list(teams.values()),
+        "absent": list(game.absent_teams.order_by("order", "name")),
+        "no_shows": list(game.no_show_eliminations.select_related("team", "player").order_by("pk")),
+        "penalties": _penalty_rows(game, violations),
+        "decisions": list(Decision.objects.filter(game=game).order_by("index")),
+        "has_points": bool(points), "zone": zone_caption(tournament.timezone, game.scheduled_at),
+    })
+
+
+def _cells(mask: str | None, raw: str | None, questions: int, removed: set[int]) -> list[dict[str, str]]:
+    """One row of the matrix: each mark with what happened to it (answered, credited on appeal, removed...)."""
+    cells = []
+    for q in range(questions):
+        mark = mask[q] if mask and q < len(mask) else ""
+        before = raw[q] if raw and q < len(raw) else ""
+        if q + 1 in removed or mark == "X":
+            kind = "removed"
+        elif mark == "1" and before not in ("1", ""):
+            kind = "credited"
+        elif mark == "1":
+            kind = "yes"
+        elif mark == "?":
+            kind = "disputed"
+        elif mark == "":
+            kind = "none"
+        else:
+            kind = "no"
+        cells.append({"mark": mark, "kind": kind})
+    return cells
+
+
+def _removed_questions(table: dict[str, Any], raw_masks: dict[str, str]) -> set[int]:
+    ratings = table.get("ratings") or []
+    removed = {i + 1 for i, rating in enumerate(ratings) if rating is None and table.get("played")}
+    for mask in raw_masks.values():
+        removed |= {i + 1 for i, mark in enumerate(mask) if mark == "X"}
+    return removed
+
+
+def tour_view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    tour = Tour.objects.select_related("stage", "host").filter(stage__tournament=tournament, number=number).order_by(
+        "stage__order").first()
+    if tour is None:
+        raise Http404("no such tour")
+    table = tour_table(tournament, number) or {}
+    raw_masks = dict(Mask.objects.filter(tour=tour).values_list("team__name", "mask"))
+    removed = _removed_questions(table, raw_masks)
+    teams = TeamIndex(tournament)
+    rows = []
+    for row in table.get("rows", []):
+        rows.append({**row, "team_pk": teams.pk(row["team"], tour.stage.key),
+                     "cells": _cells(row.get("mask"), raw_masks.get(row["team"]), tour.questions, removed)})
+    appeals = list(Appeal.objects.filter(tour=tour).select_related("team").prefetch_related(
+        "credited_teams").order_by("question", "filed_at", "order"))
+    ratings = table.get("ratings") or [None] * tour.questions
+    return render(request, "tournaments/tour.html", {
+        "tournament": tournament, "tour": tour, "table": table, "rows": rows,
+        "question_numbers": list(range(1, tour.questions + 1)),
+        "ratings": ratings, "removed": sorted(removed), "appeals": appeals,
+        "questions": list(Question.objects.filter(tour=tour).order_by("number")),
+        "host_pk": tour.host_id, "zone": zone_caption(tournament.timezone),
+    })

@@ -1,0 +1,210 @@
+"""Load a whole tournament's facts in a fixed number of queries.
+
+The number of queries does not depend on the number of games, seats, tours
+or teams (a test holds it): every table is read once, as plain tuples, and
+the ``rulesets.facts`` dataclasses are assembled in memory. The games a
+process read last are kept (``tournaments.game_cache``): of a large league only
+the games that changed since are read again.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.db.models import Q
+
+from rulesets import facts as F
+from tournaments import game_cache
+from tournaments.models import (
+    Appeal,
+    Decision,
+    Game,
+    GroupTeam,
+    Mask,
+    NoShowElimination,
+    Participant,
+    Penalty,
+    RosterEntry,
+    Seat,
+    Stage,
+    Team,
+    Tour,
+    Tournament,
+    TournamentFamily,
+    Withdrawal,
+)
+
+STALE_GAMES_READ_BY_ID = 500  # more changed games than this: read the whole tournament
+FACT_VERDICT = {"partly": "accepted"}  # a partly upheld appeal changes the facts as an accepted one
+
+
+def load_facts(tournament: Tournament) -> F.TournamentFacts:
+    """The facts of ``tournament``, exactly as the interchange parser would build them."""
+    tid = tournament.pk
+    stages = list(Stage.objects.filter(tournament_id=tid).order_by("order").values_list("id", "key", "seed"))
+    stage_key = {sid: key for sid, key, _ in stages}
+    teams = list(Team.objects.filter(tournament_id=tid).order_by("order", "id").values_list(
+        "id", "stage_id", "name", "captain__nick", "family__name", "league", "home_university"))
+    team_name = {row[0]: row[2] for row in teams}
+    roster: dict[int, list[str]] = defaultdict(list)
+    for team_id, nick in RosterEntry.objects.filter(team__tournament_id=tid).order_by("order", "id").values_list(
+            "team_id", "player__nick"):
+        roster[team_id].append(nick)
+    team_facts: dict[int | None, list[F.Team]] = defaultdict(list)
+    for team_id, stage_id, name, captain, family, league, home in teams:
+        team_facts[stage_id].append(F.Team(name=name, captain=captain, players=tuple(roster[team_id]),
+                                           league=league, home_university=home, family=family))
+
+    groups: dict[int, list[tuple[str, list[str]]]] = defaultdict(list)
+    group_index: dict[int, list[str]] = {}
+    for group_id, stage_id, gname, team_id in GroupTeam.objects.filter(group__stage__tournament_id=tid).order_by(
+            "group__order", "group_id", "order", "id").values_list("group_id", "group__stage_id", "group__name",
+                                                                    "team_id"):
+        if group_id not in group_index:
+            group_index[group_id] = []
+            groups[stage_id].append((gname, group_index[group_id]))
+        group_index[group_id].append(team_name[team_id])
+
+    games_by_stage = _load_games(tournament, team_name)
+    tours_by_stage = _load_tours(tid, team_name)
+
+    stage_facts = tuple(
+        F.Stage(key=key, teams=tuple(team_facts.get(sid, ())),
+                groups=tuple(F.Group(name=n, teams=tuple(t)) for n, t in groups.get(sid, ())),
+                games=tuple(games_by_stage.get(sid, ())), tours=tuple(tours_by_stage.get(sid, ())),
+                seed=seed or None)
+        for sid, key, seed in stages
+    )
+    players = tuple(
+        F.Player(nick=nick, level=level, disqualified=dq, family=family, banned=banned)
+        for nick, level, dq, family, banned in Participant.objects.filter(tournament_id=tid).order_by(
+            "order", "id").values_list("player__nick", "level", "disqualified", "family__name", "banned")
+    )
+    family_rows = TournamentFamily.objects.filter(tournament_id=tid).order_by("order", "id").values_list(
+        "family__name", "family__head__nick")
+    families = tuple(F.Family(name=name, head=head) for name, head in family_rows)
+    penalties = tuple(
+        F.Penalty(stage=stage_key.get(stage_id), team=team_name.get(team_id), kind=kind, points=points,
+                  game=game_number, player=player, code=code or None, decided_at=decided_at, text=text)
+        for stage_id, team_id, kind, points, game_number, player, code, decided_at, text in
+        Penalty.objects.filter(tournament_id=tid).exclude(
+            appeals__verdict__in=("accepted", "partly")).order_by("order", "id").values_list(
+            "stage_id", "team_id", "kind", "points", "game__number", "player__nick", "code", "decided_at", "text")
+    )
+    decision_rows = list(Decision.objects.filter(tournament_id=tid).order_by("index").values_list(
+        "id", "index", "kind", "stage_id", "game__number", "code", "outcome", "team_id", "player__nick", "order",
+        "reason", "decided_at", "published_at", "by", "text"))
+    decision_index = {row[0]: row[1] for row in decision_rows}
+    decisions = tuple(
+        F.Decision(index=index, kind=kind, stage=stage_key.get(stage_id), game=game, code=code or None,
+                   outcome=outcome, team=team_name.get(team_id), player=player, order=tuple(order or ()),
+                   reason=reason, decided_at=decided_at, published_at=published_at, by=by or None, text=text)
+        for _id, index, kind, stage_id, game, code, outcome, team_id, player, order, reason, decided_at,
+        published_at, by, text in decision_rows
+    )
+    credited: dict[int, list[str]] = defaultdict(list)
+    through = Appeal.credited_teams.through
+    for appeal_id, team_id in through.objects.filter(appeal__tournament_id=tid).order_by("id").values_list(
+            "appeal_id", "team_id"):
+        credited[appeal_id].append(team_name[team_id])
+    appeals = tuple(
+        F.Appeal(kind=kind, filed_at=filed_at, stage=stage_key.get(stage_id), tour=tour, question=question,
+                 team=team_name.get(team_id), answer=answer, verdict=FACT_VERDICT.get(verdict, verdict),
+                 credited_teams=tuple(credited.get(aid, ())), decision=decision_index.get(decision_id),
+                 appellant=appellant)
+        for aid, kind, filed_at, stage_id, tour, question, team_id, answer, verdict, decision_id, appellant in
+        Appeal.objects.filter(tournament_id=tid).order_by("order", "id").values_list(
+            "id", "kind", "filed_at", "stage_id", "tour__number", "question", "team_id", "answer", "verdict",
+            "decision_id", "appellant")
+    )
+    waived = tuple(
+        F.WaivedViolation(stage=stage_key.get(stage_id, ""), game=game, team=team_name.get(team_id, ""),
+                          kind=violation, player=player)
+        for stage_id, game, team_id, violation, player in Appeal.objects.filter(
+            tournament_id=tid, kind="violation", verdict__in=("accepted", "partly")).order_by("order", "id")
+        .values_list("game__stage_id", "game__number", "team_id", "violation", "violating_player__nick")
+    )
+    withdrawals = tuple(
+        F.Withdrawal(team=team_name[team_id], at=at)
+        for team_id, at in Withdrawal.objects.filter(tournament_id=tid).order_by("at", "id").values_list(
+            "team_id", "at")
+    )
+    return F.TournamentFacts(
+        slug=tournament.slug, name=tournament.name, ruleset=tournament.ruleset, timezone=tournament.timezone,
+        starts_on=tournament.starts_on, settings=dict(tournament.settings), players=players, families=families,
+        teams=tuple(team_facts.get(None, ())), stages=stage_facts, penalties=penalties, decisions=decisions,
+        appeals=appeals, withdrawals=withdrawals, waived_violations=waived,
+    )
+
+
+def _load_games(tournament: Tournament, team_name: dict[int, str]) -> dict[int, list[F.Game]]:
+    """Every game of the tournament, read again only where its header changed (``tournaments.game_cache``)."""
+    tid = tournament.pk
+    headers = list(Game.objects.filter(stage__tournament_id=tid).order_by("stage_id", "id").values_list(
+        "id", "stage_id", "revision", "number", "status"))
+    cached = game_cache.cached_games(tournament)
+    stale = [row[0] for row in headers if row[0] not in cached or cached[row[0]][0] != row]
+    if len(stale) > STALE_GAMES_READ_BY_ID or len(stale) == len(headers):
+        fresh = _read_games(Q(game__stage__tournament_id=tid), Q(stage__tournament_id=tid), team_name)
+    elif stale:
+        fresh = _read_games(Q(game_id__in=stale), Q(pk__in=stale), team_name)
+    else:
+        fresh = {}
+    games: dict[int, list[F.Game]] = defaultdict(list)
+    keep: dict[int, tuple[tuple, F.Game]] = {}
+    for row in headers:
+        game = fresh[row[0]] if row[0] in fresh else cached[row[0]][1]
+        games[row[1]].append(game)
+        keep[row[0]] = (row, game)
+    game_cache.remember(tournament, keep)
+    return games
+
+
+def _read_games(by_game: Q, own: Q, team_name: dict[int, str]) -> dict[int, F.Game]:
+    seats: dict[int, list[F.Seat]] = defaultdict(list)
+    for row in Seat.objects.filter(by_game).order_by("game_id", "order").values_list(
+            "game_id", "player__nick", "team_id", "role", "stats", "timed_out", "days_played", "maniac_kills",
+            "in_final_phase", "fake_passport"):
+        game_id, nick, team_id, role, stats, timed_out, days_played, kills, final_phase, fake = row
+        seats[game_id].append(F.Seat(player=nick, team=team_name[team_id], role=role, stats=stats,
+                                     timed_out=timed_out, days_played=days_played, maniac_kills=kills,
+                                     in_final_phase=final_phase, fake_passport=fake))
+    absent: dict[int, list[str]] = defaultdict(list)
+    through = Game.absent_teams.through
+    for game_id, team_id in through.objects.filter(by_game).order_by("id").values_list("game_id", "team_id"):
+        absent[game_id].append(team_name[team_id])
+    no_shows: dict[int, list[tuple[str, str]]] = defaultdict(list)
+    for game_id, team_id, nick in NoShowElimination.objects.filter(by_game).order_by("id").values_list(
+            "game_id", "team_id", "player__nick"):
+        no_shows[game_id].append((team_name[team_id], nick))
+    games: dict[int, F.Game] = {}
+    for row in Game.objects.filter(own).values_list(
+            "id", "number", "status", "outcome", "group_label", "round", "scheduled_at", "omon", "game_days", "link"):
+        gid, number, status, outcome, group, rnd, scheduled_at, omon, game_days, link = row
+        games[gid] = F.Game(
+            number=number, status=status, outcome=outcome, group=group or None, round=rnd,
+            scheduled_at=scheduled_at, omon=omon, game_days=game_days, link=link or None,
+            absent_teams=tuple(absent.get(gid, ())), no_show_eliminated=tuple(no_shows.get(gid, ())),
+            seats=tuple(seats.get(gid, ())),
+        )
+    return games
+
+
+def _load_tours(tid: int, team_name: dict[int, str]) -> dict[int, list[F.Tour]]:
+    masks: dict[int, list[tuple[str, str]]] = defaultdict(list)
+    for tour_id, team_id, mask in Mask.objects.filter(tour__stage__tournament_id=tid).order_by(
+            "tour_id", "order", "id").values_list("tour_id", "team_id", "mask"):
+        masks[tour_id].append((team_name[team_id], mask))
+    absent: dict[int, list[str]] = defaultdict(list)
+    through = Tour.absent.through
+    for tour_id, team_id in through.objects.filter(tour__stage__tournament_id=tid).order_by("id").values_list(
+            "tour_id", "team_id"):
+        absent[tour_id].append(team_name[team_id])
+    tours: dict[int, list[F.Tour]] = defaultdict(list)
+    for tour_id, stage_id, number, host_id, played_on, questions in Tour.objects.filter(
+            stage__tournament_id=tid).order_by("stage_id", "id").values_list(
+            "id", "stage_id", "number", "host_id", "played_on", "questions"):
+        tours[stage_id].append(F.Tour(number=number, host=team_name.get(host_id), questions=questions,
+                                      played_on=played_on, masks=tuple(masks.get(tour_id, ())),
+                                      absent=tuple(absent.get(tour_id, ()))))
+    return tours

@@ -1,0 +1,25 @@
+"""Plain JSON values of the figures and facts that are stored as JSON (snapshots, audit rows)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from rulesets.base import round2
+
+
+def jsonable(value: Any) -> Any:
+    """Fractions and Decimals become rounded floats (floats are already rounded); tuples lists; dates ISO."""
+    if isinstance(value, bool) or value is None or isinstance(value, (int, str, float)):
+        return value
+    if isinstance(value, (Fraction, Decimal)):
+        return round2(Fraction(value))
+    if isinstance(value, (dt.datetime, dt.date)):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [jsonable(v) for v in value]
+    return str(value)

@@ -1,0 +1,80 @@
+"""Every change to a fact model marks its tournament changed (bump + recompute)."""
+
+from __future__ import annotations
+
+from django.apps import apps
+from django.db.models.signals import m2m_changed, post_delete, post_save, pre_save
+
+from tournaments.changes import mark_changed, tracking_suspended
+from tournaments.models import Appeal, Game, NoShowElimination, Seat, Tour, Tournament
+
+
+def tournament_id_of(instance) -> int | None:
+    for path in ("tournament_id", "stage.tournament_id", "game.stage.tournament_id", "tour.stage.tournament_id",
+                 "team.tournament_id", "group.stage.tournament_id"):
+        obj = instance
+        try:
+            for part in path.split("."):
+                obj = getattr(obj, part)
+        except Exception:  # noqa: BLE001 - a related row already deleted
+            continue
+        if obj is not None:
+            return obj
+    return None
+
+
+def _game_id(instance) -> int | None:
+    """The game whose facts alone the change touched, or None (then every cached game is invalid)."""
+    if isinstance(instance, Game):
+        return instance.pk
+    if isinstance(instance, (Seat, NoShowElimination)):
+        return instance.game_id
+    return None
+
+
+def _on_change(sender, instance, raw=False, **kwargs) -> None:
+    if raw or getattr(instance, "_skip_recompute", False) or tracking_suspended():
+        return
+    tournament_id = tournament_id_of(instance)
+    if tournament_id is not None:
+        mark_changed(tournament_id, game_id=_game_id(instance))
+
+
+def connect() -> None:
+    for label in ("tournaments.Stage", "tournaments.Team", "tournaments.RosterEntry", "tournaments.Participant",
+                  "tournaments.Group", "tournaments.GroupTeam", "tournaments.Game", "tournaments.Seat",
+                  "tournaments.NoShowElimination", "tournaments.Tour", "tournaments.Mask", "tournaments.Penalty",
+                  "tournaments.Withdrawal", "tournaments.Decision", "tournaments.Appeal"):
+        model = apps.get_model(label)
+        post_save.connect(_on_change, sender=model, dispatch_uid=f"recompute-save-{label}")
+        post_delete.connect(_on_change, sender=model, dispatch_uid=f"recompute-delete-{label}")
+    player = apps.get_model("accounts.Player")
+    pre_save.connect(_remember_nick, sender=player, dispatch_uid="recompute-nick-before")
+    post_save.connect(_on_nick_change, sender=player, dispatch_uid="recompute-nick-after")
+    for through in (Game.absent_teams.through, Tour.absent.through, Appeal.credited_teams.through):
+        m2m_changed.connect(_on_m2m, sender=through, dispatch_uid=f"recompute-m2m-{through.__name__}")
+
+
+def _remember_nick(sender, instance, raw=False, **kwargs) -> None:
+    if raw or instance.pk is None:
+        return
+    instance._nick_before = sender.objects.filter(pk=instance.pk).values_list("nick", flat=True).first()
+
+
+def _on_nick_change(sender, instance, raw=False, created=False, **kwargs) -> None:
+    """A renamed player changes the facts of every tournament that names them (seats, rosters, penalties)."""
+    before = getattr(instance, "_nick_before", None)
+    if raw or created or before is None or before == instance.nick or tracking_suspended():
+        return
+    lookups = ("participants__player", "teams__roster__player", "stages__games__seats__player",
+               "stages__games__no_show_eliminations__player", "penalties__player", "decisions__player")
+    named: set[int] = set()
+    for lookup in lookups:
+        named.update(Tournament.objects.filter(**{lookup: instance}).values_list("pk", flat=True))
+    for tournament_id in sorted(named):
+        mark_changed(tournament_id)
+
+
+def _on_m2m(sender, instance, action, **kwargs) -> None:
+    if action in ("post_add", "post_remove", "post_clear"):
+        _on_change(sender, instance)
