@@ -24,7 +24,7 @@ import rulesets
 from accounts.models import Player, TournamentRole
 from accounts.permissions import appeal_deciders, can_decide_appeals, refuse_to_file
 from rulesets import facts as F
-from scoring.services import current_export
+from scoring import appeal_effects
 from tournaments.loader import load_facts
 from tournaments.models import Appeal, AppealKind, Decision, Game, Team, Tour, Tournament, Verdict
 
@@ -131,9 +131,8 @@ def decide(appeal: Appeal, user, verdict: str, *, reasons: str = "", credited: l
         if not credited and appeal.team is not None:
             credited = [appeal.team]
     now = now or timezone.now()
-    before = current_export(tournament, now=now)
     with transaction.atomic():
-        locked = Appeal.objects.select_for_update().get(pk=appeal.pk)
+        locked = Appeal.objects.select_for_update().select_related("stage").get(pk=appeal.pk)
         if locked.verdict is not None:
             raise AppealRefused(_("This appeal already has a verdict."))
         locked.verdict = verdict
@@ -142,31 +141,11 @@ def decide(appeal: Appeal, user, verdict: str, *, reasons: str = "", credited: l
         locked.save()
         if credited:
             locked.credited_teams.set(credited)
-        after = current_export(tournament, now=now)
-        locked.standings_change = table_change(before, after)
-        locked._skip_recompute = True
-        locked.save(update_fields=["standings_change"])
+        version = Tournament.objects.filter(pk=tournament.pk).values_list("facts_version", flat=True).get()
+        locked.standings_before = appeal_effects.before_verdict(locked, version)
+        Appeal.objects.filter(pk=locked.pk).update(standings_before=locked.standings_before)
         transaction.on_commit(lambda: notify_decided(locked.pk))
     return locked
-
-
-def table_change(before: dict, after: dict) -> list[dict]:
-    """Rows of the team table whose rank or points moved: before -> after."""
-    old = {row["team"]: row for row in before.get("teams", [])}
-    new = {row["team"]: row for row in after.get("teams", [])}
-    changes = []
-    for name in sorted(set(old) | set(new)):
-        a, b = old.get(name), new.get(name)
-        if a is None or b is None or a["rank"] != b["rank"] or a["points"] != b["points"] or a["status"] != b[
-                "status"]:
-            changes.append({
-                "team": name,
-                "rank_before": a and a["rank"], "rank_after": b and b["rank"],
-                "points_before": a and a["points"], "points_after": b and b["points"],
-                "status_before": a and a["status"], "status_after": b and b["status"],
-            })
-    changes.sort(key=lambda c: (c["rank_after"] is None, c["rank_after"] or 0, c["team"]))
-    return changes
 
 
 def jury_emails(tournament: Tournament) -> list[str]:

@@ -9,7 +9,7 @@ from django.core.mail import send_mail
 from django.utils import timezone
 
 from appeals.services import jury_emails, verdict_due
-from tournaments.models import Appeal
+from tournaments.models import Appeal, Tournament
 
 
 def digest_rows(now: dt.datetime, horizon: dt.timedelta = dt.timedelta(days=2)) -> dict[int, list[str]]:
@@ -28,8 +28,6 @@ def digest_rows(now: dt.datetime, horizon: dt.timedelta = dt.timedelta(days=2)) 
 @shared_task
 def send_deadline_digest() -> int:
     """Mail each tournament's jury the appeals near or past their deadline; returns mails sent."""
-    from tournaments.models import Tournament
-
     sent = 0
     for tournament_id, lines in digest_rows(timezone.now()).items():
         recipients = jury_emails(Tournament.objects.get(pk=tournament_id))

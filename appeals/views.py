@@ -8,6 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
+import rulesets
 from accounts.models import Player, TournamentRole
 from accounts.permissions import appeal_deciders, can_decide_appeals, can_see_hidden_appellant, player_of
 from appeals.forms import ChgkAppealForm, DecisionAppealForm, VerdictForm
@@ -18,7 +19,7 @@ from tournaments.models import Appeal, Decision, Game, Team, Tour, Tournament
 def _target(request: HttpRequest, tournament: Tournament) -> AppealTarget:
     params = request.GET if request.method == "GET" else request.POST
     try:
-        if tournament.ruleset == "chgk_tour_points":
+        if rulesets.get(tournament.ruleset).appeal_policy.question_kinds:
             tour = get_object_or_404(Tour, stage__tournament=tournament, number=int(params.get("tour", "")))
             return AppealTarget(kind=params.get("kind", "accept_answer"), tour=tour,
                                 question=int(params.get("question", "")))
@@ -37,7 +38,7 @@ def _own_team(request: HttpRequest, tournament: Tournament) -> Team | None:
     player = player_of(request.user)
     if player is None:
         return None
-    if tournament.ruleset == "chgk_tour_points":
+    if rulesets.get(tournament.ruleset).appeal_policy.captain_files:
         return Team.objects.filter(tournament=tournament, captain=player).first()
     return Team.objects.filter(tournament=tournament, roster__player=player).order_by("-stage__order").first()
 
@@ -47,7 +48,7 @@ def file_view(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     target = _target(request, tournament)
     deadline = filing_deadline(tournament, target)
-    chgk = tournament.ruleset == "chgk_tour_points"
+    chgk = bool(rulesets.get(tournament.ruleset).appeal_policy.question_kinds)
     form_class = ChgkAppealForm if chgk else DecisionAppealForm
     form = form_class(request.POST or None, initial={"kind": target.kind})
     error = None

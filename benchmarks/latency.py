@@ -38,6 +38,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]  # benchmarks/http.py must not shadow http
 sys.path.insert(0, str(HERE.parent))
 
+import rulesets  # noqa: E402
 from benchmarks import common  # noqa: E402
 
 GOAL_P95 = 1.0
@@ -155,7 +156,7 @@ class Saver:
     def __init__(self, tournament):
         from tournaments.models import Mask, Seat
 
-        self.chgk = tournament.ruleset == "chgk_tour_points"
+        self.chgk = rulesets.get(tournament.ruleset).rounds == "tours"
         if self.chgk:
             self.rows = list(Mask.objects.filter(tour__stage__tournament=tournament).order_by("id")[:200])
         else:

@@ -62,6 +62,10 @@ def _no_rule(stage_key: str) -> str:
     return ""
 
 
+def _no_problems(stage: Any, game: Any, scheduled_classes: dict[str, str]) -> list:
+    return []
+
+
 def _nothing(*args: Any) -> dict[str, Any]:
     return {}
 
@@ -78,7 +82,11 @@ class FormatHome:
       dashboard's items of the format (checklists, eligibility, schedules, ...);
     - ``player_items(player, entries, now, viewer_zone)``: what "my tournaments"
       adds for a player (keys of the page's context);
-    - ``prize_rule(stage_key)``: the rule code a stage's prizes are paid under.
+    - ``prize_rule(stage_key)``: the rule code a stage's prizes are paid under;
+    - ``game_problems(stage, game, scheduled_classes)``: the format's refusals of
+      a Mafia game being recorded (``rulesets.base.Problem``, paths from the game);
+    - ``game_entry_context(tournament, stage_key)``: what the game entry form
+      shows beside the seats (keys of the page's context).
     """
 
     key: str
@@ -87,6 +95,8 @@ class FormatHome:
     dashboard_items: Callable[[Any, dt.datetime, list], list[DashboardItem]] = _no_items
     player_items: Callable[..., dict[str, Any]] = _nothing
     prize_rule: Callable[[str], str] = _no_rule
+    game_problems: Callable[[Any, Any, dict[str, str]], list] = _no_problems
+    game_entry_context: Callable[[Any, str], dict[str, Any]] = _nothing
 
 
 _HOMES: dict[str, FormatHome] = {}

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 RULESETS = {
     "chgk_tour_points": _("ChGK: points for places in tours"),
@@ -162,8 +162,6 @@ def label(mapping: dict, key, default=None):
 
 def criterion_label(key: str | None) -> str:
     """What separated two rows: "rating_sum" -> "rating sum"; "worst_player_2" -> the 2nd weakest player's points."""
-    from django.utils.translation import gettext
-
     if not key:
         return ""
     match = _WORST.match(key)
@@ -178,8 +176,6 @@ def stage_label(key: str | None) -> str:
 
 def round_label(raw) -> str:
     """A round of a chart: "Tour 3" -> "Тур 3", a stage key -> its name, a number stays a number."""
-    from django.utils.translation import gettext
-
     text = str(raw)
     match = _TOUR.match(text)
     if match:
@@ -203,8 +199,6 @@ def reason_text(reason: str | None) -> str:
 
 
 def _reason_piece(piece: str) -> str:
-    from django.utils.translation import gettext, ngettext
-
     suffix = _SUFFIX.match(piece)
     if suffix:
         return f"{_reason_piece(suffix.group(1))} ({_reason_piece(suffix.group(2))})"

@@ -217,3 +217,16 @@ def merge_settings(defaults: dict[str, Any], given: dict[str, Any] | None) -> di
     merged = dict(defaults)
     merged.update(given or {})
     return merged
+
+
+def strip_prefix(problems: Iterable[Problem], prefix: str) -> list[Problem]:
+    """Paths relative to the object the client sent (``stages[0].games[3].seats[1]`` -> ``seats[1]``)."""
+    out = []
+    for p in problems:
+        path = p.path
+        if prefix and path == prefix:
+            path = ""
+        elif prefix and path.startswith(prefix + "."):
+            path = path[len(prefix) + 1:]
+        out.append(Problem(path.lstrip("."), p.message))
+    return out

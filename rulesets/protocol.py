@@ -75,6 +75,8 @@ class Ruleset:
       document); ``compute(facts, stage_key, now) -> Standings``: the standings
       after the stage (``None``: the latest stage with any facts).
     - ``appeal_policy``: see ``AppealPolicy``.
+    - ``rounds``: what a tournament plays, ``"games"`` of Mafia (seats, roles) or
+      ``"tours"`` of questions (masks, CHGK-12).
     - Optional extras (``None`` when the ruleset has none):
       ``seat_points(facts, stage_key)``: ``{(game number, nick): (points,
       reason)}`` of a Mafia stage (GP-14, FL-13, CB-8..CB-10); ``tour_table(facts,
@@ -90,5 +92,6 @@ class Ruleset:
     validate: Callable[[TournamentFacts], list[Problem]]
     compute: Callable[[TournamentFacts, str | None, dt.datetime], Standings]
     appeal_policy: AppealPolicy
+    rounds: str = "games"
     seat_points: SeatPoints | None = None
     tour_table: TourTable | None = None

@@ -13,8 +13,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 import rulesets
-from rulesets.facts import TournamentFacts
+from rulesets.facts import Appeal, TournamentFacts
 from rulesets.interchange import export_standings
+from scoring import appeal_effects, figures
 from scoring.models import RecomputeRun, StandingsSnapshot
 from scoring.serialize import page_summary, standings_details
 from tournaments import game_cache
@@ -90,6 +91,9 @@ def recompute(tournament_id: int, *, now: dt.datetime | None = None, force: bool
             computed = compute_all(facts, now)
         recheck_at = next_recheck(facts, now)
         store(tournament, computed, now, recheck_at)
+        appeal_effects.settle(tournament, {c.stage_key: c.export for c in computed})
+        with gc_paused():
+            figures.store_figures(tournament, facts)
     except Exception as exc:
         mark_stale(tournament_id, repr(exc))
         RecomputeRun.objects.filter(pk=run.pk).update(finished_at=timezone.now(), error=repr(exc))
@@ -126,8 +130,6 @@ def next_recheck(facts: TournamentFacts, now: dt.datetime) -> dt.datetime | None
 
 
 def _probe_appeal(stage_key: str, tour: int):
-    from rulesets.facts import Appeal
-
     return Appeal(kind="removal", filed_at=timezone.now(), stage=stage_key, tour=tour, question=1)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import re
 from pathlib import Path
 
 import pytest
@@ -49,3 +50,167 @@ def test_every_ruleset_follows_the_protocol(key):
 def test_unknown_ruleset_is_refused():
     with pytest.raises(rulesets.UnknownRuleset):
         rulesets.get("poker")
+
+
+# --------------------------------------------------------------------------- issue 15: one home per format
+
+ROOT = RULESETS.parent
+PACKAGES = ("config", "portal", "formats", "appeals", "scoring", "tournaments", "accounts", "rulesets")
+
+
+def project_modules() -> dict[str, Path]:
+    """Every module of the project's packages (migrations left out), by dotted name."""
+    modules: dict[str, Path] = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if "migrations" in path.parts:
+                continue
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            modules[".".join(parts)] = path
+    return modules
+
+
+MODULES = project_modules()
+
+
+def _compares_a_ruleset_key(node: ast.Compare) -> bool:
+    operands = [node.left, *node.comparators]
+    if any(isinstance(o, ast.Constant) and o.value in rulesets.KEYS for o in operands):
+        return True
+    for o in operands:
+        if isinstance(o, (ast.Tuple, ast.List, ast.Set)) and any(
+                isinstance(e, ast.Constant) and e.value in rulesets.KEYS for e in o.elts):
+            return True
+    return any((isinstance(o, ast.Attribute) and o.attr == "ruleset") or (isinstance(o, ast.Name) and o.id == "ruleset")
+               for o in operands)
+
+
+def test_issue_15_no_code_outside_rulesets_and_the_format_homes_compares_a_ruleset_key():
+    """Kinds are looked up (rulesets.get, formats.registry), not branched on (design.md, issue 15)."""
+    offenders = []
+    sources = [p for name, p in MODULES.items() if not name.startswith(("rulesets", "formats."))]
+    sources += sorted((ROOT / "benchmarks").glob("*.py"))
+    for path in sources:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare) and _compares_a_ruleset_key(node):
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    templates = [p for p in ROOT.rglob("*.html") if ".venv" not in p.parts and "formats" not in p.parts]
+    for path in templates:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if re.search(r"\bruleset\s*(==|!=|\bin\b)", line):
+                offenders.append(f"{path.relative_to(ROOT)}:{number}")
+    assert offenders == []
+
+
+def _top_level_imports(path: Path, name: str) -> set[str]:
+    """Project modules ``name`` imports at module level (``from a import b`` counts ``a.b`` when a module)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+            for alias in node.names:  # ``from pkg import module`` imports the module, else a name of ``pkg``
+                found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base)
+    return {m for m in found if m in MODULES and m != name}
+
+
+def test_issue_15_no_import_cycles():
+    """No module reaches itself through module-level imports (Tarjan's strongly connected components)."""
+    graph = {name: _top_level_imports(path, name) for name, path in MODULES.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in graph[node]:
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for name in graph:
+        if name not in index:
+            visit(name)
+    assert cycles == []
+
+
+LAZY_IMPORTS = {"openpyxl", "openpyxl.utils", "icalendar", "zoneinfo"}  # heavy or optional, loaded when a file is built
+
+
+def test_issue_15_imports_sit_at_the_top_of_modules():
+    """No import inside a function dodges a cycle; ``AppConfig.ready`` is Django's place for late imports."""
+    offenders = []
+    for name, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for func in ast.walk(tree):
+            if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or (
+                    path.name == "apps.py" and func.name == "ready"):
+                continue
+            for node in ast.walk(func):
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    modules = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
+                    if not set(modules) <= LAZY_IMPORTS:
+                        offenders.append(f"{name}:{node.lineno}")
+    assert offenders == []
+
+
+def test_issue_15_no_private_name_is_imported_across_packages():
+    offenders = []
+    for name, path in MODULES.items():
+        top = name.split(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in PACKAGES:
+                if node.module.split(".")[0] == top and not node.module.startswith("formats."):
+                    continue
+                if node.module.startswith("formats.") and name.startswith(".".join(node.module.split(".")[:2])):
+                    continue
+                offenders += [f"{name}: {node.module}.{a.name}" for a in node.names
+                              if a.name.startswith("_") and not a.name.startswith("__")]
+    assert offenders == []
+
+
+def test_issue_15_every_format_has_one_home_registered():
+    """Each ruleset has its home (formats/<key>/), registered once, whose URLs the site includes."""
+    from formats import registry
+
+    assert sorted(home.key for home in registry.homes()) == sorted(rulesets.KEYS)
+    for key in rulesets.KEYS:
+        home = registry.get(key)
+        assert (ROOT / "formats" / key / "home.py").exists()
+        assert home.urls is None or importlib.import_module(home.urls).urlpatterns
+    assert registry.get("fifth").tournament_links(None, None) == [], "an unknown format adds nothing"
+
+
+def test_issue_15_import_linter_contracts_hold():
+    """The layers and independence contracts of pyproject.toml (scripts/test runs lint-imports too)."""
+    import subprocess
+    import sys
+
+    linter = Path(sys.executable).parent / "lint-imports"
+    if not linter.exists():
+        pytest.skip("import-linter is not installed in this environment")
+    result = subprocess.run([str(linter)], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout[-3000:]

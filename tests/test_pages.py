@@ -16,6 +16,7 @@ from accounts.models import Player
 from portal.views.chart import build_chart, draw_chart
 from portal.views.standings import place_labels
 from scoring.chart import sample_indexes
+from scoring.figures import store_figures
 from scoring.models import StandingsSnapshot
 from scoring.serialize import page_summary
 from scoring.services import compute_all, next_recheck, store
@@ -53,6 +54,7 @@ def load(document: dict) -> Tournament:
     tournament = import_document(document)
     facts, now = load_facts(tournament), timezone.now()
     store(tournament, compute_all(facts, now), now, next_recheck(facts, now))
+    store_figures(Tournament.objects.get(pk=tournament.pk), facts)
     return Tournament.objects.get(pk=tournament.pk)
 
 
@@ -452,17 +454,30 @@ def test_game_page_shows_recorded_penalties_where_the_ruleset_lists_none(client,
     assert "FP-9" in html and "insults" in html
 
 
-def test_game_seat_points_are_cached_by_facts_version(client, league):
+def test_game_seat_points_come_from_what_the_job_stored_never_computed_in_the_request(client, league, monkeypatch):
+    """Issue 15 (item 5): the page reads the seat points the recompute job stored for the facts version; the
+    request never runs the ruleset, and after a change of facts it says they are being computed."""
+    import dataclasses
+
+    import rulesets
+
     game = Game.objects.select_related("stage__tournament").get(stage__tournament=league, number=2)
-    with CaptureQueriesContext(connection) as cold:
+    stored = rulesets.get(league.ruleset)
+
+    def computed_in_the_request(*args, **kwargs):
+        raise AssertionError("seat points computed inside a request")
+
+    monkeypatch.setitem(rulesets._REGISTRY, league.ruleset,
+                        dataclasses.replace(stored, seat_points=computed_in_the_request))
+    html = text(get(client, game_url(game), "en"))
+    assert "being computed" not in html
+    with CaptureQueriesContext(connection) as first:
         get(client, game_url(game))
-    with CaptureQueriesContext(connection) as warm:
-        get(client, game_url(game))
-    assert len(warm) < len(cold) - 5
     Tournament.objects.filter(pk=league.pk).update(facts_version=league.facts_version + 1)
     with CaptureQueriesContext(connection) as changed:
-        get(client, game_url(game))
-    assert len(changed) == len(cold)
+        html = text(get(client, game_url(game), "en"))
+    assert len(changed) == len(first)
+    assert "Seat points are being computed" in html
 
 
 def test_unknown_games_and_stages_are_404(client, league):

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+import random
 from typing import Any
 
+from rulesets import family_league
+from rulesets.interchange import parse_document
 from tournaments.synthetic import chgk_season, class_balanced_tournament
 
 
@@ -39,10 +42,6 @@ def demo_family_league() -> dict[str, Any]:
     judge's fair-play penalty (FL-18) and two finalists whose seats mirror each
     other in every final game, so that they share a place (FL-12, FL-21).
     """
-    import random
-
-    from rulesets import family_league
-    from rulesets.interchange import parse_document
 
     rng = random.Random(2014)
     names = [f"Семья {i:02d}" for i in range(1, 19)]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 import rulesets
@@ -50,8 +51,6 @@ class Tournament(models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
-        from django.urls import reverse
-
         return reverse("tournament", args=[self.slug])
 
 
@@ -551,6 +550,10 @@ class Appeal(models.Model):
     credited_teams = models.ManyToManyField(Team, blank=True, related_name="credited_by_appeals",
                                             verbose_name=_("teams credited"))
     standings_change = models.JSONField(_("standings change"), default=list, blank=True)
+    standings_before = models.JSONField(
+        _("standings when the verdict was given"), null=True, blank=True, editable=False,
+        help_text=_("The stored table of the appeal's stage at the verdict; the recompute that includes the verdict "
+                    "turns it into the standings change."))
 
     class Meta:
         ordering = ["tournament", "order"]

@@ -26,7 +26,11 @@ import datetime as dt
 import random
 from typing import Any
 
+from rulesets import class_balanced
 from rulesets.class_balanced import schedule
+from rulesets.elimination_gp.draw import draw_teams
+from rulesets.facts import SIDE_OF_ROLE
+from rulesets.interchange import parse_document
 
 MSK = dt.timezone(dt.timedelta(hours=3))
 
@@ -202,9 +206,6 @@ def _cb_stage(stage_index: int, teams: list[str], players: dict[str, list[str]],
 
 def _cb_still_in(document: dict[str, Any], stage_index: int) -> list[str]:
     """The teams still in after stage ``stage_index`` (0-based), as the ruleset decides (CB-12)."""
-    from rulesets import class_balanced
-    from rulesets.interchange import parse_document
-
     facts = parse_document(document)
     return list(class_balanced.course(facts, stage_index).fields[stage_index + 1])
 
@@ -261,9 +262,6 @@ def _gp_stage(stage_key: str, stage_number: int, rng: random.Random, starts: dt.
     Returns the stage document and the players list (nick, level). The simulation
     applies GP-9..GP-13 itself, so no eliminated player plays a later game.
     """
-    from rulesets.elimination_gp.draw import draw_teams
-    from rulesets.facts import SIDE_OF_ROLE
-
     nicks = [f"S{stage_number}P{i:02d}" for i in range(1, 55)]
     levels = {nick: rng.randint(1, 30) for nick in nicks}
     ranked = sorted(nicks, key=lambda n: (-levels[n], n))
@@ -352,15 +350,18 @@ RULESET_SIZES: dict[str, str] = {
 DEFAULT_SIZES = {"family_league": 1000, "chgk_tour_points": 60, "class_balanced": 3, "elimination_gp": 1}
 
 
+GENERATORS = {
+    "family_league": lambda size, seed, slug: mafia_league(games=size, seed=seed, slug=slug),
+    "chgk_tour_points": lambda size, seed, slug: chgk_season(teams=size, seed=seed, slug=slug),
+    "class_balanced": lambda size, seed, slug: class_balanced_tournament(seed=seed, stages=size, slug=slug),
+    "elimination_gp": lambda size, seed, slug: elimination_gp_series(stages=size, seed=seed, slug=slug),
+}
+
+
 def generate(ruleset: str, size: int | None = None, seed: int = 1, slug: str | None = None) -> dict[str, Any]:
     """A synthetic document of ``ruleset``; ``size`` means what ``RULESET_SIZES`` says."""
     size = DEFAULT_SIZES[ruleset] if size is None else size
-    if ruleset == "family_league":
-        return mafia_league(games=size, seed=seed, slug=slug)
-    if ruleset == "chgk_tour_points":
-        return chgk_season(teams=size, seed=seed, slug=slug)
-    if ruleset == "class_balanced":
-        return class_balanced_tournament(seed=seed, stages=size, slug=slug)
-    if ruleset == "elimination_gp":
-        return elimination_gp_series(stages=size, seed=seed, slug=slug)
+    generator = GENERATORS.get(ruleset)
+    if generator is not None:
+        return generator(size, seed, slug)
     raise ValueError(f"unknown ruleset {ruleset!r}; one of {', '.join(RULESET_SIZES)}")

@@ -10,7 +10,9 @@ from django.utils.translation import gettext as _
 
 from formats.registry import DashboardItem as Item
 from formats.registry import FormatHome, Link, admin_url
-from rulesets.class_balanced import KEY
+from rulesets import facts as F
+from rulesets.base import Problem, strip_prefix
+from rulesets.class_balanced import KEY, scheduled_class_problems
 from tournaments.models import GameStatus, Stage, Tournament
 
 
@@ -32,5 +34,17 @@ def dashboard_items(tournament: Any, now: dt.datetime, pending: list) -> list[It
     return _schedules(tournament)
 
 
+def game_problems(stage: Stage, fgame: F.Game, scheduled_classes: dict[str, str]) -> list[Problem]:
+    """No results before the table is published (CB-2); seats in the scheduled class (CB-6)."""
+    if fgame.status not in F.SCORING_STATUSES:
+        return []
+    if stage.published_at is None:
+        return [Problem("status", _("the table of %(stage)s is not published yet: results are refused (CB-2)")
+                        % {"stage": stage.key})]
+    if scheduled_classes:
+        return strip_prefix(scheduled_class_problems(fgame, "game", scheduled_classes), "game")
+    return []
+
+
 HOME = FormatHome(key=KEY, urls="formats.class_balanced.urls", tournament_links=tournament_links,
-                  dashboard_items=dashboard_items)
+                  dashboard_items=dashboard_items, game_problems=game_problems)

@@ -5,15 +5,15 @@ from __future__ import annotations
 from celery import shared_task
 from django.core.cache import cache
 
+from formats.class_balanced.services import ScheduleRefused, generate
+from tournaments.models import Stage
+
 PROGRESS_KEY = "schedule-progress:{}"
 
 
 @shared_task
 def generate_class_schedule(stage_id: int, seed: str) -> int:
     """Generate a class_balanced stage's schedule (CB-5, CB-6), reporting progress."""
-    from formats.class_balanced.services import ScheduleRefused, generate
-    from tournaments.models import Stage
-
     key = PROGRESS_KEY.format(stage_id)
 
     def progress(done: int, total: int) -> None:

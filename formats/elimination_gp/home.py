@@ -13,6 +13,8 @@ from formats.elimination_gp.services import roster_of, settings_of
 from formats.registry import FormatHome, Link
 from rulesets.elimination_gp import KEY
 from rulesets.elimination_gp.finalists import FINAL_STAGE
+from scoring.models import StandingsSnapshot
+from tournaments.models import Tournament
 
 
 def tournament_links(tournament: Any, user: Any) -> list[Link]:
@@ -50,5 +52,33 @@ def prize_rule(stage_key: str) -> str:
     return "GP-22" if stage_key == FINAL_STAGE else "GP-22a"
 
 
+def _still_in(tournament: Tournament, stage_key: str) -> dict[str, Any] | None:
+    """Who is still in, per team, as the stage's stored snapshot says (GP-9, GP-10)."""
+    snapshot = StandingsSnapshot.objects.filter(tournament=tournament, stage_key=stage_key).only(
+        "export", "details", "facts_version").first()
+    if snapshot is None:
+        return {"teams": [], "pending": True}
+    details = (snapshot.details or {}).get("details") or {}
+    out = {e.get("player") for e in details.get("eliminations") or []}
+    teams_out = details.get("teams_out") or {}
+    by_team: dict[str, list[str]] = {}
+    for row in (snapshot.export or {}).get("players") or []:
+        by_team.setdefault(row.get("team") or "", [])
+        if row.get("player") not in out:
+            by_team[row.get("team") or ""].append(row.get("player"))
+    for team in (snapshot.export or {}).get("teams") or []:
+        by_team.setdefault(team.get("team"), [])
+    return {
+        "teams": [{"team": team, "players": sorted(players), "out_after": teams_out.get(team)}
+                  for team, players in sorted(by_team.items()) if team],
+        "pending": snapshot.facts_version < tournament.facts_version,
+    }
+
+
+def game_entry_context(tournament: Any, stage_key: str) -> dict[str, Any]:
+    return {"still_in": _still_in(tournament, stage_key)}
+
+
 HOME = FormatHome(key=KEY, urls="formats.elimination_gp.urls", tournament_links=tournament_links,
-                  player_items=player_items, prize_rule=prize_rule)
+                  player_items=player_items, prize_rule=prize_rule,
+                  game_entry_context=game_entry_context)

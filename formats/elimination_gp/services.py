@@ -16,7 +16,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from accounts.models import Player
+from accounts.models import Player, Role
+from accounts.permissions import has_role
 from formats.elimination_gp.models import StageConditions, StageRegistration
 from rulesets import elimination_gp as gp
 from rulesets.elimination_gp.draw import PLAYERS_PER_BASKET_PER_TEAM, BasketEntry, draw_teams, make_baskets
@@ -28,6 +29,7 @@ from rulesets.elimination_gp.registration import (
     replace_withdrawal,
     stage_roster,
 )
+from rulesets.facts import Player as FactsPlayer
 from scoring.models import StandingsSnapshot
 from tournaments import audit
 from tournaments.models import Game, Participant, RosterEntry, Stage, Team, Tournament
@@ -83,8 +85,6 @@ def refusals(player: Player, *, disqualified: bool, qualified: bool) -> list[str
 
 
 def gp_player(player: Player):
-    from rulesets.facts import Player as FactsPlayer
-
     return FactsPlayer(nick=player.nick, level=player.level, disqualified=player.disqualified)
 
 
@@ -188,9 +188,6 @@ def open_registration(stage: Stage, *, user) -> StageConditions:
 
 
 def is_committee(user, tournament: Tournament) -> bool:
-    from accounts.models import Role
-    from accounts.permissions import has_role
-
     return has_role(user, tournament, Role.CURATOR)
 
 

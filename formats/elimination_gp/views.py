@@ -18,6 +18,7 @@ from accounts.models import Player
 from accounts.permissions import can_enter_results, confirmed_player_of
 from accounts.zones import zone_caption
 from formats.elimination_gp import services
+from formats.elimination_gp.models import StageRegistration
 from rulesets.elimination_gp.draw import default_seed, draw_teams
 from scoring.models import StandingsSnapshot
 from tournaments.models import Game, RosterEntry, Stage, Tournament
@@ -189,8 +190,6 @@ def draw_view(request: HttpRequest, slug: str, stage_key: str) -> HttpResponse:
 
 def _set_baskets(stage: Stage, text: str) -> None:
     """GP-7 ``manual``: one ``nick: basket`` per line."""
-    from formats.elimination_gp.models import StageRegistration
-
     if services.is_drawn(stage):
         raise services.Refused(_("The draw has taken place: the baskets are fixed (GP-7)."))
     wanted: dict[str, int] = {}

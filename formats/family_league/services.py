@@ -32,12 +32,22 @@ from accounts.models import Blacklist, Family, FamilyMembership, Player, Role
 from accounts.permissions import confirmed_player_of, has_role, refuse_application
 from rulesets import facts as F
 from rulesets.family_league.calendar import CalendarSlot, stage_calendar
-from rulesets.family_league.entry import BlacklistEntry, EligibilityWarning, eligibility_problems, judging_moment
+from rulesets.family_league.entry import (
+    BlacklistEntry,
+    EligibilityWarning,
+    draw_groups,
+    eligibility_problems,
+    judging_moment,
+)
 from rulesets.family_league.settings import parse_time_of_day, setting
+from tournaments.audit import record
+from tournaments.loader import load_facts
 from tournaments.models import (
     AuditEntry,
     Game,
     GameStatus,
+    Group,
+    GroupTeam,
     RosterEntry,
     Stage,
     Team,
@@ -238,8 +248,6 @@ def judge_eligibility(tournament: Tournament, now: dt.datetime | None = None) ->
     not a family league, finished, the moment not reached, a game already
     held (the tournament is under way), or judged before. Idempotent.
     """
-    from tournaments.audit import record
-
     now = now or timezone.now()
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -294,8 +302,6 @@ def stage_has_results(stage: Stage) -> bool:
 
 
 def preview_calendar(tournament: Tournament, stage: Stage, starts_on: dt.date) -> list[CalendarSlot]:
-    from tournaments.loader import load_facts
-
     return stage_calendar(load_facts(tournament), stage.key, starts_on)
 
 
@@ -326,9 +332,6 @@ def draw_qualifying_groups(user, tournament: Tournament, seed: str) -> list[list
     Teams come in seeding order (the order they entered); the groups are named
     1, 2, ...; the seed is stored on the stage so anyone can re-run the draw.
     """
-    from rulesets.family_league.entry import draw_groups
-    from tournaments.models import Group, GroupTeam
-
     if not can_manage_calendar(user, tournament):
         raise EntryRefused(_("Only the tournament's organizer or curator generates its calendar (FL-9)."))
     teams = list(Team.objects.filter(tournament=tournament, stage__isnull=True).order_by("order", "id"))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from formats.family_league.services import judge_due
+
 
 @shared_task
 def remove_ineligible_players() -> dict[str, list[list[str]]]:
@@ -11,6 +13,4 @@ def remove_ineligible_players() -> dict[str, list[list[str]]]:
 
     Returns, per tournament slug judged in this run, the removed ``[team, nick]`` pairs.
     """
-    from formats.family_league.services import judge_due
-
     return {slug: [list(pair) for pair in removed] for slug, removed in judge_due().items()}

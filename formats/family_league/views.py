@@ -24,7 +24,7 @@ from accounts.models import Family
 from accounts.permissions import confirmed_player_of, is_head_of, refuse_application
 from formats.family_league import families
 from formats.family_league import services as entry
-from tournaments.models import RosterEntry, Stage, Tournament
+from tournaments.models import GroupTeam, RosterEntry, Stage, Tournament
 
 
 def _forbidden(request: HttpRequest, text: str) -> HttpResponse:
@@ -129,8 +129,6 @@ def calendar_view(request: HttpRequest, slug: str, stage_key: str) -> HttpRespon
 @require_http_methods(["GET", "POST"])
 def groups_view(request: HttpRequest, slug: str) -> HttpResponse:
     """The organizer draws the qualifying groups with a public seed (FL-8)."""
-    from tournaments.models import GroupTeam
-
     tournament = get_object_or_404(Tournament, slug=slug)
     if tournament.ruleset != entry.RULESET:
         return _forbidden(request, _("The calendar is generated only for the family league."))

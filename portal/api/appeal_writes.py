@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from rest_framework import status
 from rest_framework.exceptions import PermissionDenied
 
+import rulesets
 from accounts.models import Player
 from accounts.permissions import can_decide_appeals, can_record_decisions
 from appeals.services import AppealRefused, AppealTarget, decide, file_appeal
@@ -82,7 +83,7 @@ def create_appeal(user, data: Any) -> Appeal:
     unknown = sorted(set(data) - allowed)
     if unknown:
         raise WriteRefused([Problem(key, _("unknown key")) for key in unknown])
-    if tournament.ruleset == "chgk_tour_points":
+    if rulesets.get(tournament.ruleset).appeal_policy.question_kinds:
         kind = data.get("kind")
         if kind not in (AppealKind.REMOVAL, AppealKind.ACCEPT_ANSWER):
             raise _refuse("kind", _("a ChGK appeal is removal or accept_answer (CHGK-19)"))

@@ -17,7 +17,10 @@ from rest_framework.response import Response
 
 from accounts.models import Role
 from accounts.permissions import has_role
-from rulesets.base import Problem
+from rulesets.base import (
+    Problem,
+    strip_prefix,  # noqa: F401  (re-exported for the API modules)
+)
 
 
 class ApiPagination(PageNumberPagination):
@@ -114,16 +117,3 @@ class ZonedDateTimeField(serializers.Field):
 
     def to_representation(self, value):
         return value
-
-
-def strip_prefix(problems: Iterable[Problem], prefix: str) -> list[Problem]:
-    """Paths relative to the object the client sent (``stages[0].games[3].seats[1]`` -> ``seats[1]``)."""
-    out = []
-    for p in problems:
-        path = p.path
-        if prefix and path == prefix:
-            path = ""
-        elif prefix and path.startswith(prefix + "."):
-            path = path[len(prefix) + 1:]
-        out.append(Problem(path.lstrip("."), p.message))
-    return out

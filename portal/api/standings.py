@@ -47,6 +47,7 @@ from rest_framework.views import APIView
 
 from scoring.exports import standings_csv, standings_xlsx
 from scoring.models import StandingsSnapshot
+from tournaments import changes
 from tournaments.lru import LRU
 from tournaments.models import Stage, Tournament
 
@@ -133,10 +134,8 @@ def build_entry(tournament: Tournament, snap: StandingsSnapshot, fmt: str) -> di
 
 
 def _enqueue(tournament_id: int) -> None:
-    from tournaments.changes import enqueue_recompute
-
     try:
-        enqueue_recompute(tournament_id)
+        changes.enqueue_recompute(tournament_id)
     except Exception:  # noqa: BLE001 - a failed recompute keeps the old snapshot (marked stale); serve it
         log.exception("recompute of tournament %s failed", tournament_id)
 

@@ -75,6 +75,7 @@ from portal.api.serializers import (
     TournamentSerializer,
     TourSerializer,
 )
+from scoring.exports import schedule_ics
 from tournaments.importer import ImportRefused, decode, import_document
 from tournaments.models import (
     Game,
@@ -351,8 +352,6 @@ class ScheduleCalendarView(APIView):
                                  value="BEGIN:VCALENDAR\r\nVERSION:2.0\r\n...\r\nEND:VCALENDAR\r\n")],
     )
     def get(self, request, slug: str):
-        from scoring.exports import schedule_ics
-
         tournament = Tournament.objects.filter(slug=slug).first()
         if tournament is None:
             return HttpResponse(_("No tournament %(slug)r.") % {"slug": slug}, status=404,

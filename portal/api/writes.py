@@ -25,6 +25,7 @@ from rest_framework.exceptions import NotFound, PermissionDenied
 import rulesets
 from accounts.models import Player
 from accounts.permissions import can_enter_results, can_record_decisions
+from formats import registry
 from portal.api.common import local_iso, local_text, strip_prefix
 from rulesets import facts as F
 from rulesets.base import Problem
@@ -220,22 +221,8 @@ def update_game(user, pk: int, data: Any) -> Game:
     return game
 
 
-def schedule_problems(stage: Stage, fgame: F.Game, scheduled_classes: dict[str, str]) -> list[Problem]:
-    """class_balanced: no results before the table is published (CB-2); seats in the scheduled class (CB-6)."""
-    if stage.tournament.ruleset != "class_balanced" or fgame.status not in F.SCORING_STATUSES:
-        return []
-    if stage.published_at is None:
-        return [Problem("status", _("the table of %(stage)s is not published yet: results are refused (CB-2)")
-                        % {"stage": stage.key})]
-    if scheduled_classes:
-        from rulesets.class_balanced import scheduled_class_problems
-
-        return strip_prefix(scheduled_class_problems(fgame, "game", scheduled_classes), "game")
-    return []
-
-
 def _write_game(game: Game, stage: Stage, fgame: F.Game, user) -> None:
-    problems = schedule_problems(stage, fgame, game.scheduled_classes or {})
+    problems = registry.for_tournament(stage.tournament).game_problems(stage, fgame, game.scheduled_classes or {})
     if problems:
         raise WriteRefused(problems)
     teams = _teams_of(stage.tournament, stage)

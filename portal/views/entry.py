@@ -22,13 +22,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from rest_framework import exceptions as drf
 
+import rulesets
 from accounts.models import Player
 from accounts.permissions import can_enter_results
 from accounts.zones import zone_caption
+from formats import registry
 from portal.api.writes import WriteRefused, create_game, put_masks, update_game
 from rulesets.base import Problem
 from rulesets.facts import GAME_STATUSES, OUTCOMES, ROLES
-from scoring.models import StandingsSnapshot
 from tournaments.models import Game, GameStatus, Group, Mask, Outcome, RoleChoice, Stage, Team, Tour, Tournament
 
 CONFLICT = 409
@@ -238,31 +239,6 @@ def _blank_seat() -> dict[str, Any]:
             "timed_out": False, "in_final_phase": False, "fake_passport": False}
 
 
-def _still_in(tournament: Tournament, stage_key: str) -> dict[str, Any] | None:
-    """elimination_gp: who is still in, per team, as the stage's stored snapshot says (GP-9, GP-10)."""
-    if tournament.ruleset != "elimination_gp":
-        return None
-    snapshot = StandingsSnapshot.objects.filter(tournament=tournament, stage_key=stage_key).only(
-        "export", "details", "facts_version").first()
-    if snapshot is None:
-        return {"teams": [], "pending": True}
-    details = (snapshot.details or {}).get("details") or {}
-    out = {e.get("player") for e in details.get("eliminations") or []}
-    teams_out = details.get("teams_out") or {}
-    by_team: dict[str, list[str]] = {}
-    for row in (snapshot.export or {}).get("players") or []:
-        by_team.setdefault(row.get("team") or "", [])
-        if row.get("player") not in out:
-            by_team[row.get("team") or ""].append(row.get("player"))
-    for team in (snapshot.export or {}).get("teams") or []:
-        by_team.setdefault(team.get("team"), [])
-    return {
-        "teams": [{"team": team, "players": sorted(players), "out_after": teams_out.get(team)}
-                  for team, players in sorted(by_team.items()) if team],
-        "pending": snapshot.facts_version < tournament.facts_version,
-    }
-
-
 def _seat_problems(problems: list[Problem], origin: dict[int, int]) -> tuple[dict[int, list[str]], list[Problem]]:
     by_row: dict[int, list[str]] = {}
     rest: list[Problem] = []
@@ -281,8 +257,8 @@ def _seat_problems(problems: list[Problem], origin: dict[int, int]) -> tuple[dic
 def game_entry_view(request: HttpRequest, slug: str, stage_key: str, number: int | None = None) -> HttpResponse:
     """``/t/<slug>/<stage>/games/<n>/enter/`` (or ``games/new/``): a game's result with its seats (issue 11)."""
     tournament = _tournament_for_entry(request, slug)
-    if tournament.ruleset == "chgk_tour_points":
-        raise Http404("a ChGK tournament has tours, not games")
+    if rulesets.get(tournament.ruleset).rounds != "games":
+        raise Http404("this tournament plays tours, not games")
     stage = get_object_or_404(Stage, tournament=tournament, key=stage_key)
     game = None
     if number is not None:
@@ -344,6 +320,7 @@ def game_entry_view(request: HttpRequest, slug: str, stage_key: str, number: int
         "outcomes": [(value, Outcome(value).label) for value in OUTCOMES],
         "roles": [(value, RoleChoice(value).label) for value in ROLES],
         "problems": _messages(general), "conflict": conflict, "saved": saved_view,
-        "still_in": _still_in(tournament, stage.key) if game is not None else None,
+        **(registry.for_tournament(tournament).game_entry_context(tournament, stage.key) if game is not None
+           else {}),
         "zone": zone_caption(tournament.timezone),
     }, status=status)

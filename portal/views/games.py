@@ -7,6 +7,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+import rulesets
 from accounts.zones import zone_caption
 from portal.labels import PENALTY_KINDS, SIDES, label, reason_text
 from portal.views.common import TeamIndex
@@ -41,7 +42,9 @@ def game_view(request: HttpRequest, slug: str, stage_key: str, number: int) -> H
     game = get_object_or_404(Game.objects.select_related("stage", "group"), stage__tournament=tournament,
                              stage__key=stage_key, number=number)
     seats = list(game.seats.select_related("player", "team").order_by("order", "pk"))
-    points = seat_points(tournament, stage_key, [number]).get(number, {})
+    points = seat_points(tournament, stage_key, [number]).get(number)
+    figures_pending = points is None and rulesets.get(tournament.ruleset).seat_points is not None
+    points = points or {}
     teams: dict[str, dict[str, Any]] = {}
     for seat in seats:
         seat.side = SIDE_OF_ROLE.get(seat.role, "")
@@ -59,7 +62,8 @@ def game_view(request: HttpRequest, slug: str, stage_key: str, number: int) -> H
         "no_shows": list(game.no_show_eliminations.select_related("team", "player").order_by("pk")),
         "penalties": _penalty_rows(game, violations),
         "decisions": list(Decision.objects.filter(game=game).order_by("index")),
-        "has_points": bool(points), "zone": zone_caption(tournament.timezone, game.scheduled_at),
+        "appealable_violations": rulesets.get(tournament.ruleset).appeal_policy.detected_violations,
+        "has_points": bool(points), "figures_pending": figures_pending, "zone": zone_caption(tournament.timezone, game.scheduled_at),
     })
 
 
@@ -99,7 +103,8 @@ def tour_view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "stage__order").first()
     if tour is None:
         raise Http404("no such tour")
-    table = tour_table(tournament, number) or {}
+    stored = tour_table(tournament, number)
+    table = stored or {}
     raw_masks = dict(Mask.objects.filter(tour=tour).values_list("team__name", "mask"))
     removed = _removed_questions(table, raw_masks)
     teams = TeamIndex(tournament)
@@ -116,4 +121,5 @@ def tour_view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "ratings": ratings, "removed": sorted(removed), "appeals": appeals,
         "questions": list(Question.objects.filter(tour=tour).order_by("number")),
         "host_pk": tour.host_id, "zone": zone_caption(tournament.timezone),
+        "figures_pending": stored is None and rulesets.get(tournament.ruleset).tour_table is not None,
     })

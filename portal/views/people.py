@@ -7,6 +7,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+import rulesets
 from accounts.models import Player
 from portal.labels import ITEMS, PENALTY_KINDS, SIDES, TEAM_STATUSES, TOUR_ROLES, label, reason_text
 from portal.views.chart import build_chart
@@ -112,7 +113,7 @@ def team_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "rounds_table": rounds if len(rounds) <= ROUNDS_TABLE_LIMIT else [],
         "chart": chart, "seats": seats, "penalties": _team_penalties(team, details),
         "fines_total": details.get("fines_total"), "players": _team_players(snapshot, team.name),
-        "is_chgk": tournament.ruleset == "chgk_tour_points",
+        "is_chgk": rulesets.get(tournament.ruleset).rounds == "tours",
     })
 
 

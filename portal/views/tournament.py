@@ -10,6 +10,7 @@ from django.db.models import Count, F
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+import rulesets
 from accounts.models import Player
 from accounts.zones import zone_caption
 from portal.views.common import TeamIndex, paginate
@@ -73,7 +74,7 @@ def tournament_view(request: HttpRequest, slug: str) -> HttpResponse:
         stage.group_list = groups.get(stage.pk, [])
         stage.has_table = stage.key in snapshots
     tours = list(Tour.objects.filter(stage__tournament=tournament).select_related("host").order_by(
-        "stage__order", "number")) if tournament.ruleset == "chgk_tour_points" else []
+        "stage__order", "number")) if rulesets.get(tournament.ruleset).rounds == "tours" else []
     appeals = list(Appeal.objects.filter(tournament=tournament, verdict__isnull=True).select_related(
         "stage", "tour", "decision").order_by("filed_at", "order"))
     return render(request, "tournaments/tournament.html", {

@@ -62,6 +62,7 @@ RULESET = Ruleset(
     validate_settings=validate_settings,
     validate=validate,
     compute=compute,
+    rounds="tours",
     appeal_policy=AppealPolicy(
         rule="CHGK-18",
         deciders=("jury",),  # CHGK-18: the appeal jury gives the verdicts
