@@ -54,6 +54,15 @@ class Team:
     league: str = "none"
     home_university: bool = False
     family: str | None = None
+    # (nick, moment) of the players who left the roster (FL-3 removal, FL-4 departure), in roster order;
+    # interchange: the team's ``left_at`` object, nick -> aware datetime; the portal: ``RosterEntry.left_at``.
+    left_at: tuple[tuple[str, dt.datetime], ...] = ()
+
+    def left_moment(self, nick: str) -> dt.datetime | None:
+        for name, moment in self.left_at:
+            if name == nick:
+                return moment
+        return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,7 +51,7 @@ TOP_KEYS = {"format", "tournament", "players", "families", "teams", "stages", "p
 TOURNAMENT_KEYS = {"slug", "name", "ruleset", "timezone", "starts_on", "settings"}
 PLAYER_KEYS = {"nick", "level", "disqualified", "family", "banned"}
 FAMILY_KEYS = {"name", "head"}
-TEAM_KEYS = {"name", "captain", "players", "league", "home_university", "family"}
+TEAM_KEYS = {"name", "captain", "players", "league", "home_university", "family", "left_at"}
 STAGE_KEYS_ALLOWED = {"key", "teams", "groups", "games", "tours", "seed"}
 GROUP_KEYS = {"name", "teams"}
 GAME_KEYS = {"number", "group", "round", "scheduled_at", "status", "outcome", "omon", "game_days", "link",
@@ -346,8 +346,26 @@ def _parse_teams(r: Reader, value: Any, path: str, key: str) -> list[Team]:
             family = name
         out.append(Team(name=name, captain=captain, players=members, league=league,
                         home_university=r.boolean(t.get("home_university"), f"{tpath}.home_university"),
-                        family=family))
+                        family=family, left_at=_parse_left_at(r, t.get("left_at"), f"{tpath}.left_at", members)))
     return out
+
+
+def _parse_left_at(r: Reader, value: Any, path: str, members: tuple[str, ...]) -> tuple[tuple[str, dt.datetime], ...]:
+    """``{"nick": moment}``: when players of the team left its roster (FL-3, FL-4); kept in roster order."""
+    if value is None:
+        return ()
+    if not isinstance(value, dict):
+        r.fail(path, "must be an object of player: moment")
+        return ()
+    moments: dict[str, dt.datetime] = {}
+    for nick, raw in value.items():
+        if nick not in members:
+            r.fail(f"{path}.{nick}", f"{nick!r} is not one of the team's players")
+            continue
+        moment = r.datetime(raw, f"{path}.{nick}", required=True)
+        if moment is not None:
+            moments[nick] = moment
+    return tuple((nick, moments[nick]) for nick in members if nick in moments)
 
 
 def _parse_stage(r: Reader, raw: Any, path: str, key: str) -> Stage | None:

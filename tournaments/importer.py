@@ -197,7 +197,7 @@ def _create_teams(tournament: Tournament, stage: Stage | None, teams, players, f
     ])
     by_name = {team.name: team for team in created}
     RosterEntry.objects.bulk_create([
-        RosterEntry(team=by_name[t.name], player=players[nick], order=i)
+        RosterEntry(team=by_name[t.name], player=players[nick], order=i, left_at=t.left_moment(nick))
         for t in teams for i, nick in enumerate(t.players)
     ])
     return by_name

@@ -9,6 +9,7 @@ the games that changed since are read again.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import defaultdict
 
 from django.db.models import Q
@@ -47,13 +48,17 @@ def load_facts(tournament: Tournament) -> F.TournamentFacts:
         "id", "stage_id", "name", "captain__nick", "family__name", "league", "home_university"))
     team_name = {row[0]: row[2] for row in teams}
     roster: dict[int, list[str]] = defaultdict(list)
-    for team_id, nick in RosterEntry.objects.filter(team__tournament_id=tid).order_by("order", "id").values_list(
-            "team_id", "player__nick"):
+    left: dict[int, list[tuple[str, dt.datetime]]] = defaultdict(list)
+    for team_id, nick, left_at in RosterEntry.objects.filter(team__tournament_id=tid).order_by(
+            "order", "id").values_list("team_id", "player__nick", "left_at"):
         roster[team_id].append(nick)
+        if left_at is not None:
+            left[team_id].append((nick, left_at))
     team_facts: dict[int | None, list[F.Team]] = defaultdict(list)
     for team_id, stage_id, name, captain, family, league, home in teams:
         team_facts[stage_id].append(F.Team(name=name, captain=captain, players=tuple(roster[team_id]),
-                                           league=league, home_university=home, family=family))
+                                           league=league, home_university=home, family=family,
+                                           left_at=tuple(left.get(team_id, ()))))
 
     groups: dict[int, list[tuple[str, list[str]]]] = defaultdict(list)
     group_index: dict[int, list[str]] = {}

@@ -24,6 +24,12 @@ FAIR_PLAY: dict[str, str] = {
 }
 
 DECISION_CODES: tuple[str, ...] = (*FAIR_PLAY, TECHNICAL)
+# interchange (Decisions): a decision may also cite the rule itself, CB-15 for a technical result, CB-16 for a replay.
+RULE_CODES: tuple[str, ...] = ("CB-15", "CB-16")
+KNOWN_CODES: tuple[str, ...] = (*DECISION_CODES, *RULE_CODES)
+KNOWN_CODES_TEXT = "FP-1..FP-12, technical, CB-15 or CB-16"
+# A committee's order of tied rows (CB-11) is no judge's ruling: it need not cite a code; every other decision must.
+UNCODED_KINDS: tuple[str, ...] = ("tie_break",)
 
 # CB-15: a technical result ("mathematical victory") on FP-4 or a technical failure of the site or a player.
 TECHNICAL_RESULT_GROUNDS: tuple[str, ...] = ("FP-4", TECHNICAL)

@@ -31,7 +31,7 @@ from typing import Any
 
 from rulesets import mafia
 from rulesets.base import Problem, RulesetError, Standings, TeamRow, round2
-from rulesets.class_balanced.fair_play import GROUNDS_BY_KIND
+from rulesets.class_balanced.fair_play import GROUNDS_BY_KIND, KNOWN_CODES, KNOWN_CODES_TEXT, UNCODED_KINDS
 from rulesets.class_balanced.points import (
     STATS_MAX,
     STATS_MIN,
@@ -410,12 +410,21 @@ def scheduled_class_problems(game: Game, path: str, scheduled: Mapping[str, str]
 
 
 def _decision_problems(facts: TournamentFacts, cfg: Config) -> list[Problem]:
-    """Technical results on FP-4 or technical grounds (CB-15), replays on FP-1..3 or technical (CB-16)."""
+    """Every judge's decision cites a known code (CB-15..CB-17, FP-1..FP-12); technical results on FP-4 or
+    technical grounds (CB-15), replays on FP-1..3 or technical (CB-16); citing the rule itself is allowed."""
     problems = []
     for index, decision in enumerate(facts.decisions):
         path = f"decisions[{index}]"
         grounds = GROUNDS_BY_KIND.get(decision.kind)
-        if grounds is not None and decision.code is not None and decision.code not in grounds[0]:
+        rule = grounds[1] if grounds is not None else "CB-15..CB-17"
+        if decision.code is None and decision.kind not in UNCODED_KINDS:
+            problems.append(Problem(f"{path}.code", f"a {decision.kind} cites the rule it rests on, one of "
+                                                    f"{KNOWN_CODES_TEXT} ({rule})"))
+        elif decision.code is not None and decision.code not in KNOWN_CODES:
+            problems.append(Problem(f"{path}.code", f"unknown code {decision.code!r}; a decision cites one of "
+                                                    f"{KNOWN_CODES_TEXT} ({rule})"))
+        elif (grounds is not None and decision.code is not None and decision.code not in grounds[0]
+              and decision.code != grounds[1]):
             problems.append(Problem(f"{path}.code", f"a {decision.kind} is not ordered on {decision.code}; "
                                                     f"grounds: {', '.join(grounds[0])} ({grounds[1]})"))
         if (decision.kind == "technical_result" and decision.outcome == "maniac"

@@ -7,16 +7,22 @@ number), because a player's game limit (FL-5) and the fine numbering
 Interpretations (``spec/family_league.md``):
 - Game statuses are the effective ones (technical results and replays
   applied, ``rulesets.mafia.effective_games``). Seats of ``played`` and
-  ``technical`` games are judged (FL-15) and the scoring seats score (FL-13);
-  only ``played`` games give FL-15 penalties ("other games give no
-  penalties"). The FL-10 ``no_show`` of an absent team is given for every game
-  recorded ``not_held``, also when a replay was ordered for it.
+  ``technical`` games (the started games) are judged alike (FL-15): their
+  violating seats and the ``no_show`` of their seatless teams are penalties,
+  and their scoring seats score (FL-13); other games give no FL-15 penalties.
+  The FL-10 ``no_show`` of an absent team is given for every game recorded
+  ``not_held``, also when a replay was ordered for it.
 - The game limit counts every earlier seat of the player (violating seats
   included) in ``played`` and ``technical`` games, in order of stage and game
   number (FL-15).
 - A disqualification (the player's ``disqualified`` flag, or an active
   decision) is in force for a game scheduled at or after the decision's
   ``decided_at``; without either time it is in force for every game.
+- A player who left the team's roster (removed at the FL-3 judging moment,
+  or gone from the family, FL-4: the team's ``left_at``) is no longer on it
+  for a game scheduled at or after that moment (a game without a time
+  included): such a seat is ``ineligible_player`` (FL-15.2); earlier seats
+  stand.
 - Fines are numbered in order of play: per game, its seat violations in seat
   order, then its ``no_show`` penalties (in the group's team order, or the
   order of ``absent_teams``), then the fair-play penalties about that game
@@ -229,6 +235,7 @@ class _Judge:
         self.denominator = common_denominator(facts, self.table)
         self.limit = setting(facts.settings, "max_games_per_player")
         self.rosters = {t.name: set(t.players) for t in facts.teams}
+        self.left = {t.name: dict(t.left_at) for t in facts.teams if t.left_at}
         self.team_dq, self.player_dq = disqualification_times(facts)
         self.earlier: Counter[str] = Counter()
         self.values: dict[tuple, tuple[Fraction, str, int]] = {}
@@ -240,9 +247,12 @@ class _Judge:
         return tuple(t for t in pool.teams if not in_force(self.team_dq, t, game))
 
     def unentitled(self, seat: Seat, game: Game) -> str | None:
-        """Why the seat's player may not play this game for this team, or None (FL-15.2, FL-5, FL-6)."""
+        """Why the seat's player may not play this game for this team, or None (FL-15.2, FL-3..FL-6)."""
         if seat.player not in self.rosters.get(seat.team, ()):
             return f"{seat.player} is not on {seat.team}'s roster"
+        if self.left and seat.team in self.left and in_force(self.left[seat.team], seat.player, game):
+            return (f"{seat.player} left {seat.team}'s roster at {self.left[seat.team][seat.player].isoformat()} "
+                    f"(FL-3, FL-4)")
         if self.player_dq and in_force(self.player_dq, seat.player, game):
             return f"{seat.player} is disqualified"
         if seat.fake_passport:
@@ -310,9 +320,9 @@ def analyse(facts: TournamentFacts) -> LeagueAnalysis:
             if game.status in SCORING_STATUSES:
                 judged = judge.judge(stage.key, game, teams)
                 seats.extend(judged)
-                if game.status == "played":
-                    analysis.violations += _seat_violations(stage.key, game, judged)
-                    analysis.violations += _no_shows_of_played_game(stage.key, game, teams)
+                analysis.violations += _seat_violations(stage.key, game, judged)
+                if recorded.get(game.number) != "not_held":  # FL-15: not_held gives only FL-10's no_show
+                    analysis.violations += _no_shows_of_started_game(stage.key, game, teams)
             if recorded.get(game.number) == "not_held":
                 analysis.violations += _no_shows_of_not_held_game(stage.key, game, teams)
             analysis.violations += fair_play.pop(game.number, [])
@@ -336,8 +346,8 @@ def _seat_violations(stage: str, game: Game, judged: list[SeatJudgement]) -> lis
     ]
 
 
-def _no_shows_of_played_game(stage: str, game: Game, teams: tuple[str, ...]) -> list[Violation]:
-    """One ``no_show`` per team of the game with no seat at all (FL-15.1)."""
+def _no_shows_of_started_game(stage: str, game: Game, teams: tuple[str, ...]) -> list[Violation]:
+    """One ``no_show`` per team of a ``played`` or ``technical`` game with no seat at all (FL-15.1)."""
     seated = {s.team for s in game.seats}
     return [
         Violation(stage=stage, game=game.number, team=team, kind="no_show", code="FL-15.1",

@@ -10,7 +10,7 @@ import pytest
 
 from rulesets import class_balanced as cb
 from rulesets.base import RulesetError
-from rulesets.facts import Seat
+from rulesets.facts import Decision, Seat
 from tests.rulesets.test_class_balanced_builder import (
     TEAMS,
     document,
@@ -148,6 +148,43 @@ def test_cb_16_a_replay_needs_fp_1_to_3_or_technical_grounds():
     doc = document({"stage-1": [game(1, [seat("T01")])]}, decisions=[_decision("replay", 1, code="FP-4")])
     assert _problems(doc) == ["decisions[0].code: a replay is not ordered on FP-4; "
                               "grounds: FP-1, FP-2, FP-3, technical (CB-16)"]
+
+
+def test_cb_15_cb_16_a_decision_without_a_code_is_refused_naming_the_decision():
+    games = [game(1, [seat("T01")]), game(2, [seat("T02")])]
+    decisions = [_decision("replay", 1, code="FP-1"), _decision("technical_result", 2, outcome="mafia"),
+                 _decision("replay", 2), {"stage": "stage-1", "kind": "disqualification", "team": "T03"}]
+    assert _problems(document({"stage-1": games}, decisions=decisions)) == [
+        "decisions[1].code: a technical_result cites the rule it rests on, one of FP-1..FP-12, technical, "
+        "CB-15 or CB-16 (CB-15)",
+        "decisions[2].code: a replay cites the rule it rests on, one of FP-1..FP-12, technical, CB-15 or CB-16 "
+        "(CB-16)",
+        "decisions[3].code: a disqualification cites the rule it rests on, one of FP-1..FP-12, technical, "
+        "CB-15 or CB-16 (CB-15..CB-17)"]
+
+
+def test_cb_15_cb_17_a_decision_citing_an_unknown_code_is_refused():
+    games = [game(1, [seat("T01")])]
+    decisions = [_decision("technical_result", 1, code="FP-99", outcome="mafia"),
+                 {"stage": "stage-1", "kind": "disqualification", "team": "T03", "code": "FL-15"}]
+    assert _problems(document({"stage-1": games}, decisions=decisions)) == [
+        "decisions[0].code: unknown code 'FP-99'; a decision cites one of FP-1..FP-12, technical, CB-15 or CB-16 "
+        "(CB-15)",
+        "decisions[1].code: unknown code 'FL-15'; a decision cites one of FP-1..FP-12, technical, CB-15 or CB-16 "
+        "(CB-15..CB-17)"]
+    facts = parse(document({"stage-1": games}))
+    coded = dataclasses.replace(facts, decisions=(Decision(index=1, kind="replay", stage="stage-1", game=1),))
+    assert [(p.path, "CB-16" in p.message) for p in cb.validate(coded)] == [("decisions[0].code", True)]
+
+
+def test_cb_15_cb_16_a_decision_may_cite_its_rule_and_a_tie_break_needs_no_code():
+    games = [game(1, [seat("T01", role="don"), seat("T02")], outcome="civilians"), game(2, [seat("T03")])]
+    decisions = [_decision("technical_result", 1, code="CB-15", outcome="mafia"), _decision("replay", 2, code="CB-16"),
+                 {"stage": "stage-1", "kind": "tie_break", "order": ["T02", "T01"]}]
+    assert rows(export(document({"stage-1": games}, decisions=decisions)))["T01"]["points"] == 4.0
+    crossed = [_decision("technical_result", 1, code="CB-16", outcome="mafia")]
+    assert _problems(document({"stage-1": games}, decisions=crossed)) == [
+        "decisions[0].code: a technical_result is not ordered on CB-16; grounds: FP-4, technical (CB-15)"]
 
 
 def test_cb_16_stage_complete_once_the_replay_is_played():

@@ -317,7 +317,7 @@ def test_cb_13_a_team_disqualified_by_decision_in_stage_2_takes_one_of_the_three
 def test_cb_13_a_disqualification_decided_in_stage_1_keeps_the_last_team_in():
     s1 = stage_1_games()
     lose(s1, "T14")
-    decision = {"stage": "stage-1", "kind": "disqualification", "team": "T01",
+    decision = {"stage": "stage-1", "kind": "disqualification", "team": "T01", "code": "FP-12",
                 "decided_at": "2015-03-05T12:00:00+03:00"}
     table = _table(document({"stage-1": s1}, decisions=[decision]))
     assert table[-1] == (14, "T01", "disqualified") and (13, "T14", "active") in table
@@ -325,7 +325,7 @@ def test_cb_13_a_disqualification_decided_in_stage_1_keeps_the_last_team_in():
 
 def test_cb_13_a_decision_of_a_later_stage_is_not_shown_in_an_earlier_view():
     doc, _, _ = full_tournament()
-    doc["decisions"] = [{"stage": "stage-3", "kind": "disqualification", "team": "T01",
+    doc["decisions"] = [{"stage": "stage-3", "kind": "disqualification", "team": "T01", "code": "FP-12",
                          "decided_at": "2015-03-20T12:00:00+03:00"}]
     assert rows(export(doc, "stage-2"))["T01"]["status"] == "active"
     assert rows(export(doc))["T01"]["status"] == "disqualified"

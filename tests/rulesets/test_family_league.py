@@ -98,6 +98,53 @@ def test_fl_4_a_player_who_left_the_family_keeps_the_cup():
     assert not any(c["player"] == "Fam01-p2" for c in cups)
 
 
+def _departure_league(left_at: str) -> dict:
+    """Fam01-p1 wins game 1 as mafia (2 September), then sits in game 2 (4 September) and game 3 (no time)."""
+    games = [full_game(1, NINE, "mafia", roles={"Fam01": "mafia"}, scheduled_at=at(2)),
+             full_game(2, NINE, "civilians", scheduled_at=at(4)), full_game(3, NINE, "civilians")]
+    doc = document(NINE, [final_stage(NINE, games)])
+    doc["teams"][0]["left_at"] = {"Fam01-p1": left_at}
+    return doc
+
+
+def test_fl_4_a_player_who_left_the_family_scores_in_no_later_game_and_keeps_the_cup():
+    doc = _departure_league(at(3, 12))
+    points = family_league.seat_points(parse_document(doc), "final")
+    assert points[(1, "Fam01-p1")] == (Fraction(4), "mafia win")
+    for number in (2, 3):
+        assert points[(number, "Fam01-p1")] == (
+            Fraction(0), "ineligible_player (FL-15.2): Fam01-p1 left Fam01's roster at 2014-09-03T12:00:00+04:00 "
+                         "(FL-3, FL-4)")
+    computed = standings(doc)
+    assert [(v["game"], v["team"], v["kind"], v["player"], v["fine"]) for v in computed.details["violations"]] == [
+        (2, "Fam01", "ineligible_player", "Fam01-p1", 50), (3, "Fam01", "ineligible_player", "Fam01-p1", 75)]
+    fam01 = team_row(computed, "Fam01")
+    assert (fam01.rank, fam01.points) == (1, 4 - Fraction(2, 10))
+    assert {"player": "Fam01-p1", "team": "Fam01", "cup": "gold cup", "place": 1} in computed.details["cups"]
+
+
+def test_fl_3_a_player_removed_at_the_judging_moment_is_ineligible_in_every_game():
+    doc = _departure_league(at(1, 19))  # 24 hours before the first game (FL-3)
+    points = family_league.seat_points(parse_document(doc), "final")
+    assert all(points[(n, "Fam01-p1")][1].startswith("ineligible_player (FL-15.2): Fam01-p1 left") for n in (1, 2, 3))
+    computed = standings(doc)
+    assert [(v["game"], v["kind"]) for v in computed.details["violations"]] == [
+        (1, "ineligible_player"), (2, "ineligible_player"), (3, "ineligible_player")]
+    assert not any(c["player"] == "Fam01-p1" for c in computed.details["cups"])
+
+
+def test_fl_3_fl_4_a_departure_names_a_player_of_the_team_and_an_aware_time():
+    doc = _departure_league(at(3))
+    doc["teams"][0]["left_at"] = {"Fam02-p1": at(3), "Fam01-p2": "2014-09-03T12:00:00", "Fam01-p3": 5}
+    with pytest.raises(RulesetError) as error:
+        parse_document(doc)
+    assert [p.path for p in error.value.problems] == [
+        "teams[0].left_at.Fam02-p1", "teams[0].left_at.Fam01-p2", "teams[0].left_at.Fam01-p3"]
+    doc["teams"][0]["left_at"] = ["Fam01-p1"]
+    with pytest.raises(RulesetError, match="teams\\[0\\].left_at"):
+        parse_document(doc)
+
+
 def test_fl_5_a_seat_over_the_game_limit_is_ineligible_counting_every_earlier_seat():
     games = [
         full_game(1, NINE),
@@ -339,7 +386,9 @@ def test_fl_13_only_played_and_technical_games_score():
     computed = standings(document(NINE, [final_stage(NINE, games)], decisions=decisions))
     assert team_row(computed, "Fam01").points == 4
     assert team_row(computed, "Fam02").points == 0
-    assert computed.details["violations"] == []
+    # FL-15: the technical game 4 is a started game, so the teams without a seat in it are no-shows
+    assert [(v["game"], v["team"], v["kind"]) for v in computed.details["violations"]] == [
+        (4, team, "no_show") for team in NINE[2:]]
 
 
 def test_fl_14_a_timeout_with_zero_game_days_scores_nothing():
@@ -432,11 +481,47 @@ def test_fl_15_a_disqualified_player_flag_applies_to_every_game():
     assert [(v["team"], v["kind"]) for v in computed.details["violations"]] == [("Fam01", "ineligible_player")]
 
 
-def test_fl_15_technical_games_judge_seats_without_penalties():
-    seats = [seat("Fam01-p1"), seat("Fam01-p2"), seat("Fam02-p1", "mafia")]
-    computed = standings(document(NINE, [final_stage(NINE[:3], [game(1, seats, "civilians", status="technical")])]))
-    assert team_row(computed, "Fam01").points == Fraction(3, 2)
-    assert computed.details["violations"] == []
+def _judged_game(status: str, decisions: list[dict] | None = None):
+    """Group 1 of 16 teams: Fam01 twice, Fam02 on a fake passport, Fam09 of group 2, Fam08 absent."""
+    sixteen = names(16)
+    seats = [seat("Fam01-p1"), seat("Fam01-p2"), seat("Fam02-p1", fake_passport=True), seat("Fam09-p1")] + [
+        seat(f"{t}-p1") for t in sixteen[2:7]]
+    stage = qualifying_stage({"1": sixteen[:8], "2": sixteen[8:]},
+                             [game(1, seats, "civilians", status=status, group="1", scheduled_at=at(2))])
+    return standings(document(sixteen, [stage], decisions=decisions))
+
+
+def test_fl_15_technical_game_seats_are_judged_like_played_ones():
+    played = _judged_game("played")
+    expected = [("Fam01", "two_players", "FL-15.3", 1, 50), ("Fam02", "ineligible_player", "FL-15.2", 2, 50),
+                ("Fam09", "foreign_player", "FL-15.4", 3, 50), ("Fam08", "no_show", "FL-15.1", None, 50)]
+    awarded = [{"stage": "qualifying", "game": 1, "kind": "technical_result", "outcome": "civilians",
+                "code": "FP-4", "decided_at": at(3)}]
+    for computed in (played, _judged_game("technical"), _judged_game("played", awarded)):
+        assert [(v["team"], v["kind"], v["code"], v["seat"], v["fine"])
+                for v in computed.details["violations"]] == expected
+        assert team_row(computed, "Fam01").points == Fraction(3, 2) - Fraction(1, 10)
+        assert team_row(computed, "Fam02").points == Fraction(-1, 10)
+        assert team_row(computed, "Fam08").points == Fraction(-1, 10)
+        assert team_row(computed, "Fam09").points == Fraction(-1, 10)
+
+
+def test_fl_15_fl_5_fl_17_earlier_technical_seats_count_for_the_limit_and_the_fine_numbering():
+    games = [full_game(1, NINE[1:]), game(2, [seat(f"{t}-p2") for t in NINE[1:]], status="technical"),
+             full_game(3, NINE[1:], player=3)]
+    computed = standings(document(NINE, [final_stage(NINE, games)]))
+    assert [(v["game"], v["kind"], v["fine"]) for v in team_row(computed, "Fam01").details["penalties"]] == [
+        (1, "no_show", 50), (2, "no_show", 75), (3, "no_show", 100)]
+    limited = [game(1, [seat("Fam01-p1"), seat("Fam02-p1")], status="technical"),
+               game(2, [seat("Fam01-p1"), seat("Fam02-p2")]),
+               game(3, [seat("Fam01-p2"), seat("Fam01-p1")], status="technical")]
+    doc = document(NINE, [final_stage(NINE[:2], limited)], settings={"max_games_per_player": 1})
+    computed = standings(doc)
+    points = family_league.seat_points(parse_document(doc), "final")
+    assert points[(2, "Fam01-p1")][1].startswith("ineligible_player (FL-15.2): Fam01-p1 already played 1 games")
+    assert [(v["game"], v["team"], v["kind"], v["fine"]) for v in computed.details["violations"]] == [
+        (2, "Fam01", "ineligible_player", 50), (3, "Fam01", "ineligible_player", 75),
+        (3, "Fam02", "no_show", 50)]
 
 
 def test_fl_16_a_penalty_costs_points_only_in_its_stage():
