@@ -14,10 +14,19 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from accounts.permissions import can_decide_claim
+from rulesets.errors import Conflict, Invalid, NotAllowed
 
 
-class ClaimRefused(Exception):
+class ClaimRefused(Invalid):
     """The claim or the decision on it was refused; the message says why."""
+
+
+class ClaimNotAllowed(ClaimRefused, NotAllowed):
+    """The acting user may not decide or change this claim."""
+
+
+class ClaimConflict(ClaimRefused, Conflict):
+    """The nick or the account is already claimed."""
 
 
 def find_player(nick: str) -> Player | None:
@@ -33,19 +42,20 @@ def claim(user, nick: str, full_name: str = "") -> Player:
     current = Player.objects.select_for_update().filter(user=user).first()
     existing = find_player(nick)
     if current is not None and (existing is None or existing.pk != current.pk):
-        raise ClaimRefused(_("Your account already claims %(nick)s: one user, one player.") % {"nick": current.nick})
+        raise ClaimConflict(_("Your account already claims %(nick)s: one user, one player.") % {"nick": current.nick})
     if existing is None:
         try:
             with transaction.atomic():
                 return Player.objects.create(nick=nick, full_name=full_name.strip(), user=user)
         except IntegrityError as exc:
-            raise ClaimRefused(_("The player %(nick)s is already claimed by another account.") % {"nick": nick}) from exc
+            raise ClaimConflict(_("The player %(nick)s is already claimed by another account.")
+                                % {"nick": nick}) from exc
     player = Player.objects.select_for_update().get(pk=existing.pk)
     if player.user_id not in (None, user.pk):
-        raise ClaimRefused(_("The player %(nick)s is already claimed by another account.") % {"nick": player.nick})
+        raise ClaimConflict(_("The player %(nick)s is already claimed by another account.") % {"nick": player.nick})
     if player.user_id == user.pk and player.claim_confirmed:
         if full_name.strip() and full_name.strip() != player.full_name:
-            raise ClaimRefused(_("Your claim is confirmed; ask an organizer to change the full name."))
+            raise ClaimNotAllowed(_("Your claim is confirmed; ask an organizer to change the full name."))
         return player
     player.user = user
     player.claim_confirmed = False
@@ -62,7 +72,7 @@ def withdraw(user) -> None:
     if player is None:
         return
     if player.claim_confirmed:
-        raise ClaimRefused(_("Your claim is confirmed; ask an organizer to release it."))
+        raise ClaimNotAllowed(_("Your claim is confirmed; ask an organizer to release it."))
     _release(player)
 
 
@@ -70,7 +80,7 @@ def withdraw(user) -> None:
 def confirm(actor, player: Player) -> Player:
     player = Player.objects.select_for_update().get(pk=player.pk)
     if not can_decide_claim(actor, player):
-        raise ClaimRefused(_("Only an organizer of a tournament %(nick)s played in, or the head of their family, "
+        raise ClaimNotAllowed(_("Only an organizer of a tournament %(nick)s played in, or the head of their family, "
                              "decides this claim.") % {"nick": player.nick})
     player.claim_confirmed = True
     player.save()
@@ -82,7 +92,7 @@ def refuse(actor, player: Player) -> None:
     """Refuse the claim: the account lets go of the nick, which is free to claim again."""
     player = Player.objects.select_for_update().get(pk=player.pk)
     if not can_decide_claim(actor, player):
-        raise ClaimRefused(_("Only an organizer of a tournament %(nick)s played in, or the head of their family, "
+        raise ClaimNotAllowed(_("Only an organizer of a tournament %(nick)s played in, or the head of their family, "
                              "decides this claim.") % {"nick": player.nick})
     _release(player)
 

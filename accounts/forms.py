@@ -1,11 +1,53 @@
 import zoneinfo
+from collections.abc import Sequence
 
 from django import forms
+from django.contrib import messages
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from accounts.claims import find_player
 from accounts.models import Player, User
+
+UNKNOWN_ACTION = {"required": _("Unknown action."), "invalid_choice": _("Unknown action.")}
+
+
+def form_problems(form: forms.Form) -> list[str]:
+    """The errors of a bound form, one line each: "label: error", or the error alone for the form's own
+    errors (``clean``) and fields without a label. For pages that answer a POST by redirecting."""
+    lines = []
+    for name, errors in form.errors.items():
+        field = form.fields.get(name)
+        label = capfirst(field.label) if field is not None and field.label else ""
+        lines += [f"{label}: {error}" if label else str(error) for error in errors]
+    return lines
+
+
+def errors_as_messages(request, form: forms.Form) -> None:
+    """Every error of the invalid ``form`` as an error message of the page the POST is redirected to."""
+    for line in form_problems(form):
+        messages.error(request, line)
+
+
+class ActionForm(forms.Form):
+    """Which button of a page a POST pressed: its ``action``, one of ``actions`` (``default`` when it names none).
+
+    For pages whose buttons post different forms: the action chooses the form that reads the rest.
+    """
+
+    action = forms.ChoiceField(required=False, error_messages=UNKNOWN_ACTION)
+
+    def __init__(self, *args, actions: Sequence[str], default: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.default = default
+        self.fields["action"].choices = [(action, action) for action in actions]
+
+    def clean_action(self) -> str:
+        action = self.cleaned_data["action"] or self.default
+        if not action:
+            raise forms.ValidationError(UNKNOWN_ACTION["required"], code="required")
+        return action
 
 
 def timezone_choices() -> list[tuple[str, str]]:

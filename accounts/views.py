@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import claims
-from accounts.forms import ClaimForm, SignUpForm, TimezoneForm
+from accounts.forms import ActionForm, ClaimForm, SignUpForm, TimezoneForm, errors_as_messages
 from accounts.models import FamilyMembership, Player
 
 
@@ -36,11 +36,15 @@ def _player(user) -> Player | None:
 @require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
     player = _player(request.user)
-    action = request.POST.get("action", "claim")
+    chosen = ActionForm(request.POST, actions=("claim", "timezone", "withdraw"), default="claim")
+    action = chosen.cleaned_data["action"] if request.method == "POST" and chosen.is_valid() else ""
     form = ClaimForm(request.POST if action == "claim" else None, user=request.user,
                      initial={"nick": player.nick if player else "", "full_name": player.full_name if player else ""})
     zone_form = TimezoneForm(request.POST if action == "timezone" else None, instance=request.user)
     if request.method == "POST":
+        if not action:
+            errors_as_messages(request, chosen)
+            return redirect("profile")
         if action == "withdraw":
             try:
                 claims.withdraw(request.user)

@@ -181,7 +181,8 @@ def run_case(case: Case, worker: subprocess.Popen) -> Latency:
 
     from scoring.models import RecomputeRun, StandingsSnapshot
     from scoring.services import current_export
-    from tournaments.changes import QUEUED_KEY, mark_changed
+    from scoring.tasks import QUEUED_KEY
+    from tournaments.changes import mark_changed
 
     tournament = common.import_quietly(case.document)
     try:

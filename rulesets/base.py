@@ -16,26 +16,16 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
+from rulesets.errors import Invalid, Problem  # Problem is defined with the refusals; imported from here too
+
 Number = Fraction | int
 
 
-@dataclass(frozen=True)
-class Problem:
-    """One refusal: where in the document and why (with the rule code)."""
-
-    path: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.message}" if self.path else self.message
-
-
-class RulesetError(ValueError):
-    """Facts a ruleset refuses; carries every problem found."""
+class RulesetError(Invalid, ValueError):
+    """Facts a ruleset refuses; carries every problem found (an ``Invalid``, and still a ``ValueError``)."""
 
     def __init__(self, problems: Sequence[Problem]):
-        self.problems = list(problems)
-        super().__init__("; ".join(str(p) for p in self.problems))
+        super().__init__(list(problems))
 
 
 @dataclass

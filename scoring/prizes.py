@@ -13,13 +13,22 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import rulesets
+from rulesets.errors import Conflict, Invalid, NotFound
 from scoring.models import StandingsSnapshot
 from tournaments import audit
 from tournaments.models import PrizePayment, Tournament
 
 
-class PrizeRefused(Exception):
+class PrizeRefused(Invalid):
     """The prize cannot be marked paid; the message says why."""
+
+
+class PrizeNotFound(PrizeRefused, NotFound):
+    """The standings list no such prize."""
+
+
+class PrizeConflict(PrizeRefused, Conflict):
+    """The prize is already marked paid."""
 
 
 def awards_by_stage(tournament: Tournament) -> list[tuple[str, list[dict[str, Any]]]]:
@@ -44,14 +53,14 @@ def mark_paid(tournament: Tournament, stage_key: str, place: int, team: str, pla
     award = next((a for key, awards in awards_by_stage(tournament) for a in awards
                   if award_key(key, a) == wanted), None)
     if award is None:
-        raise PrizeRefused(_("The standings list no such prize."))
+        raise PrizeNotFound(_("The standings list no such prize."))
     try:
         with transaction.atomic():
             payment = PrizePayment.objects.create(
                 tournament=tournament, stage_key=stage_key, place=place, team_name=team, player_nick=player,
                 amount_mf=int(award.get("prize") or 0), paid_at=timezone.now(), paid_by=user)
     except IntegrityError as exc:
-        raise PrizeRefused(_("This prize is already marked paid.")) from exc
+        raise PrizeConflict(_("This prize is already marked paid.")) from exc
     audit.record("paid", payment, None, {"stage": stage_key, "place": place, "team": team, "player": player,
                                          "amount_mf": payment.amount_mf}, user=user)
     return payment

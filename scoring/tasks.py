@@ -8,7 +8,7 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from scoring.models import StandingsSnapshot
-from scoring.services import recompute
+from scoring.services import recompute, refresh_figures
 
 QUEUED_KEY = "recompute-queued:{}"
 QUEUED_TTL = 120
@@ -28,7 +28,16 @@ def enqueue(tournament_id: int) -> None:
 def recompute_standings(self, tournament_id: int) -> bool:
     """Recompute one tournament; a job queued meanwhile will pick up later changes."""
     cache.delete(QUEUED_KEY.format(tournament_id))
-    return recompute(tournament_id)
+    changed = recompute(tournament_id)
+    if changed:
+        store_figures.delay(tournament_id)
+    return changed
+
+
+@shared_task(acks_late=True)
+def store_figures(tournament_id: int) -> int:
+    """Seat points and tour tables of the facts just recomputed, for the game and tour pages (after the table)."""
+    return refresh_figures(tournament_id)
 
 
 @shared_task

@@ -24,12 +24,13 @@ from django.utils.translation import gettext as _
 
 from accounts.claims import has_facts
 from accounts.models import Blacklist, Family, FamilyMembership, Player
+from rulesets.errors import Invalid
 from tournaments.audit import record, snapshot
 from tournaments.changes import bulk_change, mark_changed
 from tournaments.models import Decision, NoShowElimination, Participant, Penalty, RosterEntry, Seat, Team, Tournament
 
 
-class MergeRefused(Exception):
+class MergeRefused(Invalid):
     """The merge was refused; the message names the conflict."""
 
 

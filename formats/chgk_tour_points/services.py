@@ -23,18 +23,18 @@ from accounts.models import Player, Role
 from formats.chgk_tour_points.models import ChgkApplication, ChgkChecklistDone, ChgkHostingWish
 from rulesets.base import Problem
 from rulesets.chgk_tour_points import season as rules
+from rulesets.errors import Invalid
 from tournaments.models import Question, RosterEntry, Stage, Team, Tour, Tournament
 
 SEASON_STAGE = "season"
 FAR_FUTURE = dt.datetime(9999, 1, 1, tzinfo=dt.UTC)
 
 
-class Refused(Exception):
+class Refused(Invalid):
     """An action the rules refuse; ``problems`` name the field and the rule code."""
 
     def __init__(self, problems: Sequence[Problem | str]):
-        self.problems = [p if isinstance(p, Problem) else Problem("", p) for p in problems]
-        super().__init__("; ".join(str(p) for p in self.problems))
+        super().__init__(list(problems))
 
 
 def split_names(raw: str) -> list[str]:

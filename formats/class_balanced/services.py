@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from rulesets.class_balanced import schedule as gen
+from rulesets.errors import Conflict, Invalid
 from scoring.models import StandingsSnapshot
 from tournaments.models import Game, GameStatus, Stage, Team
 
@@ -25,8 +26,12 @@ FIRST_GAME = dt.time(10, 0)
 GAME_SPACING = dt.timedelta(hours=2)
 
 
-class ScheduleRefused(Exception):
-    pass
+class ScheduleRefused(Invalid):
+    """The schedule cannot be generated or published; the message says why."""
+
+
+class ScheduleConflict(ScheduleRefused, Conflict):
+    """The schedule is already published (CB-2)."""
 
 
 def stage_teams(stage: Stage) -> list[str]:
@@ -48,7 +53,7 @@ def generate(stage: Stage, seed: str, progress: Callable[[int, int], None] | Non
     if stage.tournament.ruleset != "class_balanced" or stage.key not in STAGE_INDEX:
         raise ScheduleRefused(_("Only class_balanced stages have generated schedules (CB-5, CB-6)."))
     if stage.published_at is not None:
-        raise ScheduleRefused(_("The schedule of this stage is already published (CB-2)."))
+        raise ScheduleConflict(_("The schedule of this stage is already published (CB-2)."))
     teams = stage_teams(stage)
     index = STAGE_INDEX[stage.key]
     if index == 0:

@@ -11,7 +11,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from accounts.forms import errors_as_messages
 from accounts.permissions import can_enter_results
+from formats.class_balanced.forms import ScheduleForm
 from formats.class_balanced.services import ScheduleRefused, publish
 from formats.class_balanced.tasks import generate_class_schedule, progress_of
 from tournaments.models import Stage
@@ -23,7 +25,10 @@ def stage_schedule_view(request: HttpRequest, slug: str, stage_key: str) -> Http
     if not can_enter_results(request.user, stage.tournament):
         raise PermissionDenied
     if request.method == "POST":
-        if "publish" in request.POST:
+        form = ScheduleForm(request.POST)
+        if not form.is_valid():
+            errors_as_messages(request, form)
+        elif form.cleaned_data["publish"]:
             try:
                 publish(stage)
             except ScheduleRefused as exc:
@@ -31,8 +36,7 @@ def stage_schedule_view(request: HttpRequest, slug: str, stage_key: str) -> Http
             else:
                 messages.success(request, _("The schedule is published; results are accepted from now on (CB-2)."))
         else:
-            seed = (request.POST.get("seed") or "").strip()[:60] or secrets.token_hex(4)
-            generate_class_schedule.delay(stage.pk, seed)
+            generate_class_schedule.delay(stage.pk, form.cleaned_data["seed"])
         return redirect("stage-schedule", slug=slug, stage_key=stage_key)
     progress = progress_of(stage.pk)
     games = list(stage.games.order_by("number").values("number", "round", "scheduled_at", "scheduled_classes",

@@ -20,6 +20,7 @@ from accounts.models import Player, Role
 from accounts.permissions import has_role
 from formats.elimination_gp.models import StageConditions, StageRegistration
 from rulesets import elimination_gp as gp
+from rulesets import errors
 from rulesets.elimination_gp.draw import PLAYERS_PER_BASKET_PER_TEAM, BasketEntry, draw_teams, make_baskets
 from rulesets.elimination_gp.registration import (
     MAX_INVITATIONS,
@@ -43,8 +44,16 @@ HOW = {
 }
 
 
-class Refused(Exception):
+class Refused(errors.Invalid):
     """An action the rules refuse; ``str(exc)`` is the translated reason with its rule code."""
+
+
+class GpNotAllowed(Refused, errors.NotAllowed):
+    """The acting user may not do this (e.g. only the committee corrects open conditions, GP-2)."""
+
+
+class GpConflict(Refused, errors.Conflict):
+    """Already done (e.g. the player is already registered)."""
 
 
 def settings_of(tournament: Tournament) -> dict[str, Any]:
@@ -116,7 +125,7 @@ def register(stage: Stage, player: Player, *, user, invited: bool = False, repla
         raise Refused(" ".join(problems))
     existing = StageRegistration.objects.filter(stage=stage, player=player).first()
     if existing is not None and existing.withdrawn_at is None and not (invited and not existing.invited):
-        raise Refused(_("%(nick)s is already registered for this stage.") % {"nick": player.nick})
+        raise GpConflict(_("%(nick)s is already registered for this stage.") % {"nick": player.nick})
     if invited:
         used = StageRegistration.objects.filter(stage=stage, invited=True).count()
         if used >= MAX_INVITATIONS:
@@ -158,8 +167,8 @@ def save_conditions(stage: Stage, *, user, commission: str, game_times: str, pri
     with transaction.atomic():
         conditions = StageConditions.objects.select_for_update().get_or_create(stage=stage)[0]
         if conditions.registration_opened_at is not None and not is_committee(user, stage.tournament):
-            raise Refused(_("Registration is open: the stage's conditions are locked; only the committee may "
-                            "correct them (GP-2)."))
+            raise GpNotAllowed(_("Registration is open: the stage's conditions are locked; only the committee "
+                                 "may correct them (GP-2)."))
         before = {"commission": conditions.commission, "game_times": conditions.game_times,
                   "prize_fund": conditions.prize_fund}
         conditions.commission, conditions.game_times, conditions.prize_fund = commission, game_times, prize_fund

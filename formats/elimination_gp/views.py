@@ -14,10 +14,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from accounts.forms import errors_as_messages
 from accounts.models import Player
 from accounts.permissions import can_enter_results, confirmed_player_of
 from accounts.zones import zone_caption
 from formats.elimination_gp import services
+from formats.elimination_gp.forms import DrawForm, RegistrationForm
 from formats.elimination_gp.models import StageRegistration
 from rulesets.elimination_gp.draw import default_seed, draw_teams
 from scoring.models import StandingsSnapshot
@@ -59,7 +61,11 @@ def registration_view(request: HttpRequest, slug: str, stage_key: str) -> HttpRe
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        _registration_action(request, stage, organizer, me)
+        form = RegistrationForm(request.POST)
+        if form.is_valid():
+            _registration_action(request, stage, organizer, me, form.cleaned_data)
+        else:
+            errors_as_messages(request, form)
         return redirect(request.path)
     settings = services.settings_of(tournament)
     registrations = services.stage_registrations(stage)
@@ -78,29 +84,28 @@ def registration_view(request: HttpRequest, slug: str, stage_key: str) -> HttpRe
     })
 
 
-def _conditions_action(request: HttpRequest, stage: Stage, organizer: bool, action: str) -> None:
+def _conditions_action(request: HttpRequest, stage: Stage, organizer: bool, data: dict) -> None:
     """GP-2: the host family (organizers) sets the conditions and opens registration; the committee corrects."""
     if not (organizer or services.is_committee(request.user, stage.tournament)):
         messages.error(request, _("Only the stage's organizers run the draw."))
         return
     try:
-        if action == "open":
+        if data["action"] == "open":
             services.open_registration(stage, user=request.user)
             messages.success(request, _("Registration is open (GP-2)."))
         else:
-            services.save_conditions(stage, user=request.user, commission=request.POST.get("commission", ""),
-                                     game_times=request.POST.get("game_times", ""),
-                                     prize_fund=request.POST.get("prize_fund", ""))
+            services.save_conditions(stage, user=request.user, commission=data["commission"],
+                                     game_times=data["game_times"], prize_fund=data["prize_fund"])
             messages.success(request, _("The stage's conditions are saved (GP-2)."))
     except services.Refused as exc:
         messages.error(request, str(exc))
 
 
-def _registration_action(request: HttpRequest, stage: Stage, organizer: bool, me: Player | None) -> None:
-    action = request.POST.get("action", "")
-    nick = request.POST.get("nick", "").strip()
+def _registration_action(request: HttpRequest, stage: Stage, organizer: bool, me: Player | None,
+                         data: dict) -> None:
+    action, nick = data["action"], data["nick"]
     if action in ("conditions", "open"):
-        _conditions_action(request, stage, organizer, action)
+        _conditions_action(request, stage, organizer, data)
         return
     try:
         if nick and nick != getattr(me, "nick", None) or action == "invite":
@@ -116,7 +121,7 @@ def _registration_action(request: HttpRequest, stage: Stage, organizer: bool, me
                               check_deadline=not organizer)
             messages.success(request, _("%(nick)s is registered.") % {"nick": player.nick})
         elif action == "withdraw":
-            replacement = request.POST.get("new_invitation", "").strip()
+            replacement = data["new_invitation"]
             new_invitation = _player_by_nick(replacement) if replacement and organizer else None
             services.withdraw(stage, player, user=request.user, new_invitation=new_invitation)
             messages.success(request, _("%(nick)s has withdrawn.") % {"nick": player.nick})
@@ -137,17 +142,20 @@ def draw_view(request: HttpRequest, slug: str, stage_key: str) -> HttpResponse:
         if not organizer:
             messages.error(request, _("Only the stage's organizers run the draw."))
             return redirect(request.path)
+        form = DrawForm(request.POST)
+        if not form.is_valid():
+            errors_as_messages(request, form)
+            return redirect(request.path)
+        data = form.cleaned_data
         try:
-            if request.POST.get("action") == "baskets":
-                _set_baskets(stage, request.POST.get("baskets", ""))
+            if data["action"] == "baskets":
+                _set_baskets(stage, data["baskets"])
                 messages.success(request, _("The baskets are saved (GP-7)."))
-            elif request.POST.get("action") == "by_hand":
-                teams = [[nick.strip() for nick in line.split(":", 1)[-1].split(",") if nick.strip()]
-                         for line in request.POST.get("teams", "").splitlines() if line.strip()]
-                services.run_draw(stage, "", user=request.user, by_hand=teams)
+            elif data["action"] == "by_hand":
+                services.run_draw(stage, "", user=request.user, by_hand=data["teams"])
                 messages.success(request, _("The teams entered by hand are saved (GP-8)."))
             else:
-                seed = request.POST.get("seed", "").strip() or services.new_seed()
+                seed = data["seed"] or services.new_seed()
                 services.run_draw(stage, seed, user=request.user)
                 messages.success(request, _("The teams are drawn with the seed %(seed)s (GP-8).") % {"seed": seed})
         except services.Refused as exc:

@@ -24,11 +24,20 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Family, FamilyMembership, Player
 from accounts.permissions import confirmed_player_of, is_head_of
+from rulesets.errors import Conflict, Invalid, NotAllowed
 from tournaments.models import RosterEntry, TournamentStatus
 
 
-class FamilyRefused(Exception):
+class FamilyRefused(Invalid):
     """The request or decision was refused; the message says why."""
+
+
+class FamilyNotAllowed(FamilyRefused, NotAllowed):
+    """The acting user may not do this (FL-1: only the head decides join requests)."""
+
+
+class FamilyConflict(FamilyRefused, Conflict):
+    """Already done: already a member, already requested, no longer pending."""
 
 
 def local_today(user) -> dt.date:
@@ -52,7 +61,7 @@ def pending_request(player: Player, family: Family) -> FamilyMembership | None:
 def _acting_player(user) -> Player:
     player = confirmed_player_of(user)
     if player is None:
-        raise FamilyRefused(_("Only a player whose claim is confirmed may do this."))
+        raise FamilyNotAllowed(_("Only a player whose claim is confirmed may do this."))
     return player
 
 
@@ -63,12 +72,12 @@ def request_to_join(user, family: Family) -> FamilyMembership:
     membership = current_membership(player)
     if membership is not None:
         if membership.family_id == family.pk:
-            raise FamilyRefused(_("You are already a member of %(family)s.") % {"family": family.name})
+            raise FamilyConflict(_("You are already a member of %(family)s.") % {"family": family.name})
         raise FamilyRefused(_("You are a member of %(family)s: leave it before joining another family.")
                             % {"family": membership.family.name})
     if pending_request(player, family) is not None:
-        raise FamilyRefused(_("Your request to join %(family)s is already waiting for the head.")
-                            % {"family": family.name})
+        raise FamilyConflict(_("Your request to join %(family)s is already waiting for the head.")
+                             % {"family": family.name})
     return FamilyMembership.objects.create(family=family, player=player)
 
 
@@ -84,7 +93,7 @@ def _locked_request(family: Family, membership_id: int) -> FamilyMembership:
     request = (FamilyMembership.objects.select_for_update().select_related("player")
                .filter(pk=membership_id, family=family).first())
     if request is None or request.joined_on is not None or request.left_on is not None:
-        raise FamilyRefused(_("This join request is no longer pending."))
+        raise FamilyConflict(_("This join request is no longer pending."))
     return request
 
 
@@ -92,8 +101,8 @@ def _locked_request(family: Family, membership_id: int) -> FamilyMembership:
 def accept_request(user, family: Family, membership_id: int) -> FamilyMembership:
     """Only the head accepts (FL-1); the player becomes a member from today."""
     if not is_head_of(user, family):
-        raise FamilyRefused(_("Only the head of %(family)s decides its join requests (FL-1).")
-                            % {"family": family.name})
+        raise FamilyNotAllowed(_("Only the head of %(family)s decides its join requests (FL-1).")
+                               % {"family": family.name})
     request = _locked_request(family, membership_id)
     elsewhere = current_membership(request.player)
     if elsewhere is not None:
@@ -107,8 +116,8 @@ def accept_request(user, family: Family, membership_id: int) -> FamilyMembership
 @transaction.atomic
 def refuse_request(user, family: Family, membership_id: int) -> FamilyMembership:
     if not is_head_of(user, family):
-        raise FamilyRefused(_("Only the head of %(family)s decides its join requests (FL-1).")
-                            % {"family": family.name})
+        raise FamilyNotAllowed(_("Only the head of %(family)s decides its join requests (FL-1).")
+                               % {"family": family.name})
     request = _locked_request(family, membership_id)
     request.left_on = local_today(user)
     request.save()

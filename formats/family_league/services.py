@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 from accounts.models import Blacklist, Family, FamilyMembership, Player, Role
 from accounts.permissions import confirmed_player_of, has_role, refuse_application
 from rulesets import facts as F
+from rulesets.errors import Conflict, Invalid, NotAllowed
 from rulesets.family_league.calendar import CalendarSlot, stage_calendar
 from rulesets.family_league.entry import (
     BlacklistEntry,
@@ -61,8 +62,16 @@ JUDGED_ACTION = "fl3_judged"
 CALENDAR_MANAGERS = (Role.ORGANIZER, Role.CURATOR)
 
 
-class EntryRefused(Exception):
+class EntryRefused(Invalid):
     """The application, the removal or the calendar was refused; the message says why."""
+
+
+class EntryNotAllowed(EntryRefused, NotAllowed):
+    """The acting user may not do this (FL-9: the organizer or the curator generates the calendar)."""
+
+
+class EntryConflict(EntryRefused, Conflict):
+    """Already done: the family has already applied."""
 
 
 def zone_of(tournament: Tournament) -> zoneinfo.ZoneInfo:
@@ -145,7 +154,7 @@ def apply(user, tournament: Tournament, family: Family, player_ids, now: dt.date
     if refusal is not None:
         raise EntryRefused(refusal)
     if family_team(tournament, family) is not None:
-        raise EntryRefused(_("%(family)s has already applied.") % {"family": family.name})
+        raise EntryConflict(_("%(family)s has already applied.") % {"family": family.name})
     if Team.objects.filter(tournament=tournament, stage__isnull=True, name=family.name).exists():
         raise EntryRefused(_("A team named %(family)s already takes part.") % {"family": family.name})
     members = {p.pk: p for p in current_members(family)}
@@ -311,7 +320,7 @@ def generate_stage_calendar(user, tournament: Tournament, stage: Stage, starts_o
     if tournament.ruleset != RULESET:
         raise EntryRefused(_("The calendar is generated only for the family league."))
     if not can_manage_calendar(user, tournament):
-        raise EntryRefused(_("Only the tournament's organizer or curator generates its calendar (FL-9)."))
+        raise EntryNotAllowed(_("Only the tournament's organizer or curator generates its calendar (FL-9)."))
     stage = Stage.objects.select_for_update().get(pk=stage.pk)
     if stage_has_results(stage):
         raise EntryRefused(_("The stage already has games held; its calendar can no longer be generated (FL-9)."))
@@ -333,7 +342,7 @@ def draw_qualifying_groups(user, tournament: Tournament, seed: str) -> list[list
     1, 2, ...; the seed is stored on the stage so anyone can re-run the draw.
     """
     if not can_manage_calendar(user, tournament):
-        raise EntryRefused(_("Only the tournament's organizer or curator generates its calendar (FL-9)."))
+        raise EntryNotAllowed(_("Only the tournament's organizer or curator generates its calendar (FL-9)."))
     teams = list(Team.objects.filter(tournament=tournament, stage__isnull=True).order_by("order", "id"))
     count = int(setting(tournament.settings, "groups") or 2)
     drawn = draw_groups([t.name for t in teams], count, seed)

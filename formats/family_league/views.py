@@ -20,10 +20,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
+from accounts.forms import errors_as_messages
 from accounts.models import Family
 from accounts.permissions import confirmed_player_of, is_head_of, refuse_application
 from formats.family_league import families
 from formats.family_league import services as entry
+from formats.family_league.forms import ApplyForm, CalendarForm, FamilyActionForm, GroupsForm
 from tournaments.models import GroupTeam, RosterEntry, Stage, Tournament
 
 
@@ -44,7 +46,9 @@ def apply_view(request: HttpRequest, slug: str) -> HttpResponse:
     if tournament.ruleset != entry.RULESET:
         return _forbidden(request, _("Applications by family are taken only for the family league."))
     headed = entry.families_headed_by(request.user)
-    wanted = request.POST.get("family") or request.GET.get("family")
+    form = ApplyForm(request.POST if request.method == "POST" else None)
+    chosen = form.cleaned_data["family"] if form.is_valid() else None
+    wanted = str(chosen) if chosen else request.GET.get("family")
     family = next((f for f in headed if str(f.pk) == wanted), headed[0] if headed else None)
     if family is None:
         return _forbidden(request, _("Only the head of a family may apply for the family league (FL-1)."))
@@ -52,12 +56,13 @@ def apply_view(request: HttpRequest, slug: str) -> HttpResponse:
     if refusal is not None:
         return _forbidden(request, refusal)
     if request.method == "POST":
+        if not form.is_valid():
+            errors_as_messages(request, form)
+            return redirect(f"{reverse('family-apply', args=[tournament.slug])}?family={family.pk}")
         try:
-            entry.apply(request.user, tournament, family, request.POST.getlist("players"))
+            entry.apply(request.user, tournament, family, form.cleaned_data["players"])
         except entry.EntryRefused as exc:
             return _forbidden(request, str(exc))
-        except ValueError:
-            return _forbidden(request, _("Unknown player."))
         messages.success(request, _("%(family)s has applied.") % {"family": family.name})
         return redirect(f"{reverse('family-apply', args=[tournament.slug])}?family={family.pk}")
     team = entry.family_team(tournament, family)
@@ -82,8 +87,11 @@ def apply_view(request: HttpRequest, slug: str) -> HttpResponse:
     })
 
 
-def _starts_on(request: HttpRequest, tournament: Tournament, stage: Stage) -> dt.date:
-    raw = request.POST.get("starts_on") or request.GET.get("starts_on")
+def _starts_on(request: HttpRequest, tournament: Tournament, stage: Stage, posted: dt.date | None = None) -> dt.date:
+    """The posted first day, else the previewed one (``?starts_on=``), else the first scheduled game's day."""
+    if posted is not None:
+        return posted
+    raw = request.GET.get("starts_on")
     if raw:
         try:
             return dt.date.fromisoformat(raw)
@@ -106,7 +114,11 @@ def calendar_view(request: HttpRequest, slug: str, stage_key: str) -> HttpRespon
         return _forbidden(request, _("The calendar is generated only for the family league."))
     if not entry.can_manage_calendar(request.user, tournament):
         return _forbidden(request, _("Only the tournament's organizer or curator generates its calendar (FL-9)."))
-    starts_on = _starts_on(request, tournament, stage)
+    form = CalendarForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and not form.is_valid():
+        errors_as_messages(request, form)
+        return redirect(reverse("family-calendar", args=[tournament.slug, stage.key]))
+    starts_on = _starts_on(request, tournament, stage, form.cleaned_data["starts_on"] if form.is_bound else None)
     if request.method == "POST":
         try:
             games = entry.generate_stage_calendar(request.user, tournament, stage, starts_on)
@@ -135,7 +147,11 @@ def groups_view(request: HttpRequest, slug: str) -> HttpResponse:
     if not entry.can_manage_calendar(request.user, tournament):
         return _forbidden(request, _("Only the tournament's organizer or curator generates its calendar (FL-9)."))
     if request.method == "POST":
-        seed = (request.POST.get("seed") or "").strip()[:60] or secrets.token_hex(4)
+        form = GroupsForm(request.POST)
+        if not form.is_valid():
+            errors_as_messages(request, form)
+            return redirect(reverse("family-groups", args=[tournament.slug]))
+        seed = form.cleaned_data["seed"]
         try:
             entry.draw_qualifying_groups(request.user, tournament, seed)
         except entry.EntryRefused as exc:
@@ -176,16 +192,15 @@ def family_view(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect(f"{_login_url()}?next={request.path}")
-        action = request.POST.get("action", "")
-        if action not in FAMILY_ACTIONS:
-            return _forbidden(request, _("Unknown action."))
+        form = FamilyActionForm(request.POST)
+        if not form.is_valid():
+            errors_as_messages(request, form)
+            return redirect("family", pk=family.pk)
+        action = form.cleaned_data["action"]
         try:
-            member_id = int(request.POST.get("membership") or 0)
-            FAMILY_ACTIONS[action](request.user, family, member_id)
+            FAMILY_ACTIONS[action](request.user, family, form.cleaned_data["membership"])
         except families.FamilyRefused as exc:
             messages.error(request, str(exc))
-        except ValueError:
-            messages.error(request, _("Unknown join request."))
         else:
             messages.success(request, str(FAMILY_DONE[action]))
         return redirect("family", pk=family.pk)

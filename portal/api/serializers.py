@@ -115,6 +115,7 @@ class GameSerializer(serializers.ModelSerializer):
     timezone = serializers.CharField(source="stage.tournament.timezone", read_only=True)
     scheduled_at = ZonedDateTimeField("stage.tournament")
     updated_at = ZonedDateTimeField("stage.tournament")
+    result_recorded_at = ZonedDateTimeField("stage.tournament")  # FL-19: the detected violations' window starts
     absent_teams = serializers.SerializerMethodField()
     no_show_eliminated = serializers.SerializerMethodField()
     seats = SeatSerializer(many=True, read_only=True)
@@ -123,7 +124,7 @@ class GameSerializer(serializers.ModelSerializer):
         model = Game
         fields = ["id", "tournament", "stage", "number", "group", "round", "timezone", "scheduled_at", "status",
                   "outcome", "omon", "game_days", "link", "absent_teams", "no_show_eliminated", "seats", "version",
-                  "updated_at", "updated_by"]
+                  "result_recorded_at", "updated_at", "updated_by"]
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_group(self, obj: Game) -> str | None:
@@ -174,7 +175,7 @@ class PenaltySerializer(serializers.ModelSerializer):
                   "text"]
 
 
-# --- the documented shape of writes (validated by the interchange rules, see portal.api.writes) ---
+# --- the documented shape of writes (validated by the interchange rules, see tournaments.commands) ---
 
 
 class SeatWriteSerializer(serializers.Serializer):

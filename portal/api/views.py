@@ -4,8 +4,10 @@ penalties; the interchange import; the schedule (JSON and iCalendar).
 Reads are open to everyone and paginated (``count``, ``next``, ``previous``,
 ``results``), in a stable order, with a fixed number of queries whatever the
 tournament's size. Writes need the tournament's ``organizer`` role (or staff)
-and go through ``portal.api.writes`` (atomic, versioned, judged by the
-ruleset). Standings are read from snapshots by ``portal.api.standings``.
+and go through the commands of ``tournaments.commands`` (atomic, versioned,
+judged by the ruleset); their refusals become answers in
+``portal.api.errors``. Standings are read from snapshots by
+``portal.api.standings``.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from rest_framework.views import APIView
 
 from accounts.models import Family, Player, TournamentRole
 from accounts.permissions import can_enter_results, can_record_decisions
-from portal.api import writes as api_writes
+from portal import hooks
 from portal.api.common import (
     DETAIL_SCHEMA,
     ERRORS_SCHEMA,
@@ -48,7 +50,6 @@ from portal.api.common import (
     OrganizerWritesOrReadOnly,
     is_organizer,
     local_iso,
-    problems_response,
     refusal,
 )
 from portal.api.filters import (
@@ -76,6 +77,7 @@ from portal.api.serializers import (
     TourSerializer,
 )
 from scoring.exports import schedule_ics
+from tournaments import commands
 from tournaments.importer import ImportRefused, decode, import_document
 from tournaments.models import (
     Game,
@@ -93,15 +95,6 @@ from tournaments.models import (
 
 log = logging.getLogger(__name__)
 SLUG_PATTERN = r"[-\w]+"
-
-
-class WriteRefusalMixin:
-    """Turns a ``WriteRefused`` of the write services into the shared refusal shape."""
-
-    def handle_exception(self, exc):
-        if isinstance(exc, api_writes.WriteRefused):
-            return problems_response(exc.problems, exc.code, **exc.extra)
-        return super().handle_exception(exc)
 
 
 TOURNAMENT_EXAMPLE = {
@@ -213,8 +206,11 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet):
             return refusal(_too_large_message(), code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
         try:
             document = decode(raw)
-        except ImportRefused as refused:
-            return self._may_see_refusals(request, None, replace) or problems_response(refused.problems)
+        except ImportRefused:
+            denied = self._may_see_refusals(request, None, replace)
+            if denied is not None:
+                return denied
+            raise  # the refusal's own answer (portal.api.errors)
         except RecursionError:
             return self._may_see_refusals(request, None, replace) or refusal(_("the document is nested too deeply"))
         denied = self._may_see_refusals(request, document, replace)
@@ -229,9 +225,6 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet):
                 tournament = import_document(document, replace=replace)
                 TournamentRole.objects.bulk_create([TournamentRole(user_id=user_id, tournament=tournament, role=role)
                                                     for user_id, role in roles])
-        except ImportRefused as refused:
-            code = status.HTTP_409_CONFLICT if refused.conflict else status.HTTP_400_BAD_REQUEST
-            return problems_response(refused.problems, code)
         except (IntegrityError, DataError, OverflowError, RecursionError) as exc:
             log.info("import refused by the database: %s", exc)
             return refusal(_("the database refused the document: %(error)s") % {"error": exc})
@@ -458,8 +451,7 @@ CONFLICT_EXAMPLE = {"errors": [{"path": "version",
                                  status_codes=["409"])],
     ),
 )
-class GameViewSet(WriteRefusalMixin, mixins.CreateModelMixin, mixins.UpdateModelMixin,
-                  viewsets.ReadOnlyModelViewSet):
+class GameViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = GameSerializer
     filterset_class = GameFilter
     pagination_class = ApiPagination
@@ -477,11 +469,11 @@ class GameViewSet(WriteRefusalMixin, mixins.CreateModelMixin, mixins.UpdateModel
         return obj.stage.tournament
 
     def create(self, request, *args, **kwargs):
-        game = api_writes.create_game(request.user, request.data)
+        game = commands.record_game(request.user, request.data, game_problems=hooks.game_problems)
         return Response(self.get_serializer(self.get_queryset().get(pk=game.pk)).data, status=status.HTTP_201_CREATED)
 
     def update(self, request, *args, **kwargs):
-        game = api_writes.update_game(request.user, kwargs["pk"], request.data)
+        game = commands.update_game(request.user, kwargs["pk"], request.data, game_problems=hooks.game_problems)
         return Response(self.get_serializer(self.get_queryset().get(pk=game.pk)).data)
 
 
@@ -493,7 +485,7 @@ TOUR_EXAMPLE = {"id": 4, "tournament": "mubk-spring", "stage": "season", "number
 
 @_read_schema("tours", TOUR_EXAMPLE, "`tournament` (slug), `stage` (key), `number`, `host`, `team` (with a mask), "
                                      "`played_after`/`played_before` (dates)")
-class TourViewSet(WriteRefusalMixin, viewsets.ReadOnlyModelViewSet):
+class TourViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = TourSerializer
     filterset_class = TourFilter
     pagination_class = ApiPagination
@@ -527,7 +519,7 @@ class TourViewSet(WriteRefusalMixin, viewsets.ReadOnlyModelViewSet):
     )
     @action(detail=True, methods=["put"], url_path="masks", filter_backends=[], pagination_class=None)
     def masks(self, request, pk=None):
-        tour = api_writes.put_masks(request.user, pk, request.data)
+        tour = commands.record_tour_masks(request.user, pk, request.data)
         return Response(self.get_serializer(self.get_queryset().get(pk=tour.pk)).data)
 
 
@@ -561,8 +553,7 @@ PENALTY_EXAMPLE = {"id": 1, "tournament": "mt-autumn-2014", "stage": "final", "g
                                  status_codes=["403"])],
     ),
 )
-class PenaltyViewSet(WriteRefusalMixin, mixins.CreateModelMixin, mixins.DestroyModelMixin,
-                     viewsets.ReadOnlyModelViewSet):
+class PenaltyViewSet(mixins.CreateModelMixin, mixins.DestroyModelMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = PenaltySerializer
     filterset_class = PenaltyFilter
     pagination_class = ApiPagination
@@ -575,10 +566,10 @@ class PenaltyViewSet(WriteRefusalMixin, mixins.CreateModelMixin, mixins.DestroyM
         return obj.tournament
 
     def create(self, request, *args, **kwargs):
-        penalty = api_writes.create_penalty(request.user, request.data)
+        penalty = commands.record_penalty(request.user, request.data)
         return Response(self.get_serializer(self.get_queryset().get(pk=penalty.pk)).data,
                         status=status.HTTP_201_CREATED)
 
     def perform_destroy(self, instance: Penalty) -> None:
-        api_writes.delete_penalty(self.request.user, instance)
+        commands.withdraw_penalty(self.request.user, instance)
 

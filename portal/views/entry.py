@@ -1,11 +1,12 @@
 """Result entry forms for organizers (issues 2 and 11): a tour's masks as a grid, a Mafia game with its seats.
 
-The forms are a thin layer over the API's write services (``portal.api.writes``):
-the same versioned, atomic, ruleset-judged ``put_masks``, ``create_game`` and
-``update_game``, so a result typed here is refused exactly as the same result
-sent to the API or imported in a document would be. The forms only turn the
-posted fields into the services' payload and show their refusals beside the
-row they name.
+The forms are a thin layer over the write commands (``tournaments.commands``),
+the same versioned, atomic, ruleset-judged ``record_tour_masks``,
+``record_game`` and ``update_game`` the API calls, so a result typed here is
+refused exactly as the same result sent to the API or imported in a document
+would be. The forms only turn the posted fields into the commands' payload and
+show a refusal's problems beside the row they name, with the status of its
+kind (``portal.api.errors.STATUS``).
 """
 
 from __future__ import annotations
@@ -13,26 +14,29 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django import forms
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from rest_framework import exceptions as drf
 
 import rulesets
 from accounts.models import Player
 from accounts.permissions import can_enter_results
 from accounts.zones import zone_caption
 from formats import registry
-from portal.api.writes import WriteRefused, create_game, put_masks, update_game
+from portal import hooks
+from portal.api.errors import status_of
+from portal.forms import GameForm, TourMasksForm
 from rulesets.base import Problem
+from rulesets.errors import Conflict, Invalid, NotFound, Refused
 from rulesets.facts import GAME_STATUSES, OUTCOMES, ROLES
+from tournaments import commands
 from tournaments.models import Game, GameStatus, Group, Mask, Outcome, RoleChoice, Stage, Team, Tour, Tournament
 
-CONFLICT = 409
 BLANK_SEATS = 2  # empty seat rows offered below the recorded ones (the script adds more)
 NEW_GAME_SEATS = 10
 MAX_SEAT_ROWS = 60
@@ -58,13 +62,16 @@ def _stage_teams(tournament: Tournament, stage: Stage) -> list[Team]:
     return sorted(teams.values(), key=lambda t: (t.order, t.name))
 
 
+def _form_problems(form: forms.Form) -> list[Problem]:
+    """What the form itself refuses: a seat count that is not a number, a NUL byte (the rest is read as typed)."""
+    if form.is_valid():
+        return []
+    return [Problem(name if name != NON_FIELD_ERRORS else "", str(message))
+            for name, messages in form.errors.items() for message in messages]
+
+
 def _messages(problems: list[Problem]) -> list[dict[str, str]]:
     return [{"path": p.path, "message": p.message} for p in problems]
-
-
-def _not_allowed(exc: drf.PermissionDenied) -> list[Problem]:
-    """The write services let only organizers write (judges and the curator may open the forms, not save them)."""
-    return [Problem("", str(exc.detail))]
 
 
 # --- a tour's masks ---
@@ -107,29 +114,28 @@ def tour_entry_view(request: HttpRequest, slug: str, number: int) -> HttpRespons
     conflict = None
     status = 200
     if request.method == "POST":
-        posted = {t.pk: _normalized_mask(request.POST.get(f"mask-{t.pk}", "")) for t in teams}
-        absent = {t.pk for t in teams if request.POST.get(f"absent-{t.pk}")}
+        form = TourMasksForm(request.POST, teams=teams)
+        form_problems = _form_problems(form)
+        posted = {t.pk: _normalized_mask(form.cleaned_data.get(f"mask-{t.pk}", "")) for t in teams}
+        absent = {t.pk for t in teams if form.cleaned_data.get(f"absent-{t.pk}")}
         masks = {t.name: posted[t.pk] for t in teams if t.pk not in absent and posted[t.pk]}
         empty = [t.name for t in teams if t.pk not in absent and not posted[t.pk]]
+        version = form.cleaned_data.get("version")
         try:
-            version = int(request.POST.get("version", ""))
-        except ValueError:
-            version = None
-        try:
+            if form_problems:
+                raise Invalid(form_problems)
             if empty:
-                raise WriteRefused([Problem(f"masks.{name}", _("%(team)s: the mask is empty; type it or mark the "
-                                                               "team absent") % {"team": name}) for name in empty])
-            put_masks(request.user, tour.pk, {"masks": masks, "version": version})
-        except WriteRefused as refused:
-            status = refused.code
-            by_team, general = _team_problems(refused.problems, [t.name for t in teams])
-            if refused.code == CONFLICT:
+                raise Invalid([Problem(f"masks.{name}", _("%(team)s: the mask is empty; type it or mark the "
+                                                          "team absent") % {"team": name}) for name in empty])
+            commands.record_tour_masks(request.user, tour.pk, {"masks": masks, "version": version})
+        except NotFound as exc:
+            raise Http404("gone") from exc
+        except Refused as refused:
+            status = status_of(refused)
+            by_team, general = _team_problems(refused.located(), [t.name for t in teams])
+            if isinstance(refused, Conflict):
                 conflict = general[0].message if general else ""
                 general = []
-        except drf.PermissionDenied as exc:
-            status, general = 403, _not_allowed(exc)
-        except drf.NotFound as exc:
-            raise Http404("gone") from exc
         else:
             return redirect(reverse("tour-entry", args=[tournament.slug, tour.number]) + "?saved=1")
         current = posted
@@ -166,42 +172,26 @@ def _number(raw: str) -> Any:
         return raw
 
 
-def _seat_rows_posted(post) -> list[dict[str, Any]]:
-    try:
-        count = min(max(int(post.get("seat_count", "0")), 0), MAX_SEAT_ROWS)
-    except ValueError:
-        count = 0
-    rows = []
-    for i in range(count):
-        row: dict[str, Any] = {"player": post.get(f"seat-{i}-player", "").strip(),
-                               "team": post.get(f"seat-{i}-team", ""), "role": post.get(f"seat-{i}-role", "")}
-        for key in SEAT_NUMBERS:
-            row[key] = post.get(f"seat-{i}-{key}", "").strip()
-        for key in SEAT_FLAGS:
-            row[key] = bool(post.get(f"seat-{i}-{key}"))
-        rows.append(row)
-    return rows
-
-
-def _payload(post, rows: list[dict[str, Any]], game: Game | None) -> tuple[dict[str, Any], dict[int, int]]:
+def _payload(form: GameForm, rows: list[dict[str, Any]], game: Game | None) -> tuple[dict[str, Any], dict[int, int]]:
     """The services' game payload from the form, and which form row each sent seat came from."""
-    absent = post.getlist("absent")
+    data = form.cleaned_data
+    absent = data.get("absent", [])
     payload: dict[str, Any] = {
-        "number": _number(post.get("number", "")),
-        "status": post.get("status") or "played",
-        "outcome": post.get("outcome") or None,
-        "omon": bool(post.get("omon")),
-        "game_days": _number(post.get("game_days", "")),
-        "round": _number(post.get("round", "")),
-        "link": post.get("link", "").strip() or None,
+        "number": _number(data.get("number", "")),
+        "status": data.get("status") or "played",
+        "outcome": data.get("outcome") or None,
+        "omon": bool(data.get("omon")),
+        "game_days": _number(data.get("game_days", "")),
+        "round": _number(data.get("round", "")),
+        "link": data.get("link") or None,
         "absent_teams": absent,
     }
-    if post.get("group"):
-        payload["group"] = post["group"]
+    if data.get("group"):
+        payload["group"] = data["group"]
     if game is not None:  # what the form does not show is kept as it is
         if game.scheduled_at is not None:
             payload["scheduled_at"] = game.scheduled_at.isoformat()
-        if game.group_label and "group" not in post:
+        if game.group_label and data.get("group") is None:  # the form posted no group field at all
             payload["group"] = game.group_label
         kept = {ns.team.name: ns.player.nick for ns in game.no_show_eliminations.select_related("team", "player")
                 if ns.team.name in absent}
@@ -270,27 +260,31 @@ def game_entry_view(request: HttpRequest, slug: str, stage_key: str, number: int
     conflict = None
     status = 200
     if request.method == "POST":
-        rows = _seat_rows_posted(request.POST)
-        payload, origin = _payload(request.POST, rows, game)
+        form = GameForm(request.POST, max_seats=MAX_SEAT_ROWS, seat_numbers=SEAT_NUMBERS, seat_flags=SEAT_FLAGS)
+        form_problems = _form_problems(form)
+        rows = form.seat_rows()
+        payload, origin = _payload(form, rows, game)
         fields = {**payload, "absent_teams": set(payload["absent_teams"]),
-                  "number": request.POST.get("number", ""), "game_days": request.POST.get("game_days", ""),
-                  "round": request.POST.get("round", "")}
+                  "number": form.cleaned_data.get("number", ""), "game_days": form.cleaned_data.get("game_days", ""),
+                  "round": form.cleaned_data.get("round", "")}
         try:
+            if form_problems:
+                raise Invalid(form_problems)
             if game is None:
-                saved = create_game(request.user, {"tournament": tournament.slug, "stage": stage.key, **payload})
+                saved = commands.record_game(request.user, {"tournament": tournament.slug, "stage": stage.key,
+                                                            **payload}, game_problems=hooks.game_problems)
             else:
-                version = _number(request.POST.get("version", ""))
-                saved = update_game(request.user, game.pk, {**payload, "version": version})
-        except WriteRefused as refused:
-            status = refused.code
-            by_row, general = _seat_problems(refused.problems, origin)
-            if refused.code == CONFLICT:
+                version = _number(form.cleaned_data.get("version", ""))
+                saved = commands.update_game(request.user, game.pk, {**payload, "version": version},
+                                             game_problems=hooks.game_problems)
+        except NotFound as exc:
+            raise Http404("gone") from exc
+        except Refused as refused:
+            status = status_of(refused)
+            by_row, general = _seat_problems(refused.located(), origin)
+            if isinstance(refused, Conflict):
                 conflict = general[0].message if general else ""
                 general = []
-        except drf.PermissionDenied as exc:
-            status, general = 403, _not_allowed(exc)
-        except drf.NotFound as exc:
-            raise Http404("gone") from exc
         else:
             return redirect(reverse("game-entry", args=[tournament.slug, stage.key, saved.number]) + "?saved=1")
     else:

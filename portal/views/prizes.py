@@ -7,8 +7,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from accounts.forms import errors_as_messages
 from accounts.permissions import can_record_decisions
 from accounts.zones import zone_caption
+from portal.forms import PrizePaidForm
 from scoring import prizes
 from tournaments.models import PrizePayment, Tournament
 
@@ -21,13 +23,14 @@ def prizes_view(request: HttpRequest, slug: str) -> HttpResponse:
         if not committee:
             messages.error(request, _("Only the committee or the stage commission marks prizes paid (GP-22)."))
             return redirect(request.path)
+        form = PrizePaidForm(request.POST)
+        if not form.is_valid():
+            errors_as_messages(request, form)
+            return redirect(request.path)
+        award = form.cleaned_data
         try:
-            place = int(request.POST.get("place", ""))
-        except ValueError:
-            place = 0
-        try:
-            prizes.mark_paid(tournament, request.POST.get("stage_key", ""), place, request.POST.get("team", ""),
-                               request.POST.get("player", ""), user=request.user)
+            prizes.mark_paid(tournament, award["stage_key"], award["place"], award["team"], award["player"],
+                             user=request.user)
             messages.success(request, _("The prize is marked paid."))
         except prizes.PrizeRefused as exc:
             messages.error(request, str(exc))

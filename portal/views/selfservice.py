@@ -17,12 +17,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import claims
-from accounts.forms import MergeForm
+from accounts.forms import MergeForm, errors_as_messages
 from accounts.models import FamilyMembership, Player
 from accounts.permissions import (
     can_merge_players,
     claims_decidable_by,
 )
+from portal.forms import ClaimDecisionForm
 from tournaments.merge import MergeRefused, merge_players
 from tournaments.models import Participant
 
@@ -38,10 +39,14 @@ def _forbidden(request: HttpRequest, text: str) -> HttpResponse:
 def claims_view(request: HttpRequest) -> HttpResponse:
     """Pending claims the user may decide: as an organizer of a tournament the player played in, or as head."""
     if request.method == "POST":
-        player = get_object_or_404(Player, pk=request.POST.get("player") or 0)
+        form = ClaimDecisionForm(request.POST)
+        if not form.is_valid():
+            errors_as_messages(request, form)
+            return redirect("claims")
+        player = get_object_or_404(Player, pk=form.cleaned_data["player"])
         nick = player.nick
         try:
-            if request.POST.get("decision") == "confirm":
+            if form.cleaned_data["decision"] == "confirm":
                 claims.confirm(request.user, player)
                 messages.success(request, _("The claim of %(nick)s is confirmed.") % {"nick": nick})
             else:

@@ -28,7 +28,8 @@ DECISION_CODES: tuple[str, ...] = (*FAIR_PLAY, TECHNICAL)
 RULE_CODES: tuple[str, ...] = ("CB-15", "CB-16")
 KNOWN_CODES: tuple[str, ...] = (*DECISION_CODES, *RULE_CODES)
 KNOWN_CODES_TEXT = "FP-1..FP-12, technical, CB-15 or CB-16"
-# A committee's order of tied rows (CB-11) is no judge's ruling: it need not cite a code; every other decision must.
+# A committee's order of tied rows (CB-11) is no judge's ruling: its code, if any, is not judged; every other
+# decision must cite one of KNOWN_CODES.
 UNCODED_KINDS: tuple[str, ...] = ("tie_break",)
 
 # CB-15: a technical result ("mathematical victory") on FP-4 or a technical failure of the site or a player.

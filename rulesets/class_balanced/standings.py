@@ -417,7 +417,9 @@ def _decision_problems(facts: TournamentFacts, cfg: Config) -> list[Problem]:
         path = f"decisions[{index}]"
         grounds = GROUNDS_BY_KIND.get(decision.kind)
         rule = grounds[1] if grounds is not None else "CB-15..CB-17"
-        if decision.code is None and decision.kind not in UNCODED_KINDS:
+        if decision.kind in UNCODED_KINDS:
+            pass
+        elif decision.code is None:
             problems.append(Problem(f"{path}.code", f"a {decision.kind} cites the rule it rests on, one of "
                                                     f"{KNOWN_CODES_TEXT} ({rule})"))
         elif decision.code is not None and decision.code not in KNOWN_CODES:

@@ -1,0 +1,123 @@
+"""Forms of the site-wide pages' POSTs: deciding a player claim, marking a prize paid (GP-22, GP-22a, FL-20),
+entering a tour's masks or a Mafia game (issues 2 and 11)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+
+class ClaimDecisionForm(forms.Form):
+    """An organizer's or head's decision on a pending claim: the player's id and which button was pressed."""
+
+    player = forms.IntegerField(label=_("player"), min_value=1,
+                                error_messages={"required": _("Choose a pending claim."),
+                                                "invalid": _("Choose a pending claim."),
+                                                "min_value": _("Choose a pending claim.")})
+    decision = forms.ChoiceField(label=_("decision"), choices=[("confirm", _("Confirm")), ("refuse", _("Refuse"))],
+                                 error_messages={"required": _("Confirm or refuse the claim."),
+                                                 "invalid_choice": _("Confirm or refuse the claim.")})
+
+
+class PrizePaidForm(forms.Form):
+    """One award of the stored standings, as the prizes page posts it: the stage, the place, the team and player."""
+
+    stage_key = forms.CharField(label=_("stage"), max_length=40, required=False, strip=False)
+    place = forms.IntegerField(label=_("Place"), min_value=1,
+                               error_messages={"required": _("Give the place as a whole number from 1."),
+                                               "invalid": _("Give the place as a whole number from 1."),
+                                               "min_value": _("Give the place as a whole number from 1.")})
+    team = forms.CharField(label=_("team"), max_length=100, required=False, strip=False)
+    player = forms.CharField(label=_("player"), max_length=100, required=False, strip=False)
+
+
+# --- result entry (issues 2 and 11): the fields are read as typed; the write commands judge them ---
+
+
+class _PresentCharField(forms.CharField):
+    """A text field that tells a field left out of the POST (None) from one posted empty ("")."""
+
+    def to_python(self, value: Any) -> Any:
+        return None if value is None else super().to_python(value)
+
+
+class _NamesField(forms.Field):
+    """The values of a repeated field (``getlist``), as posted: the command judges the names."""
+
+    widget = forms.MultipleHiddenInput
+
+    def to_python(self, value: Any) -> list[str]:
+        if not value:
+            return []
+        return [str(v) for v in value] if isinstance(value, (list, tuple)) else [str(value)]
+
+
+class TourMasksForm(forms.Form):
+    """A tour's masks grid: ``mask-<team pk>`` and ``absent-<team pk>`` per team, and the ``version`` read."""
+
+    version = forms.CharField(required=False)
+
+    def __init__(self, *args: Any, teams: Iterable[Any], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.teams = list(teams)
+        for team in self.teams:
+            self.fields[f"mask-{team.pk}"] = forms.CharField(required=False, strip=False)
+            self.fields[f"absent-{team.pk}"] = forms.BooleanField(required=False)
+
+    def clean_version(self) -> int | None:
+        """The version read; one that is not a number is no version (the command asks for it)."""
+        try:
+            return int(self.cleaned_data["version"])
+        except ValueError:
+            return None
+
+
+class GameForm(forms.Form):
+    """A Mafia game with its seats. The seat fields ``seat-<i>-...`` are built for the ``seat_count`` rows
+    posted (at most ``max_seats``); the numbers are kept as typed, for the write command to judge."""
+
+    # a count that is not a number is refused (Django's "Enter a whole number."): reading no row would
+    # replace the game's seats by none
+    seat_count = forms.IntegerField(required=False)
+    number = forms.CharField(required=False, strip=False)
+    status = forms.CharField(required=False, strip=False)
+    outcome = forms.CharField(required=False, strip=False)
+    omon = forms.BooleanField(required=False)
+    game_days = forms.CharField(required=False, strip=False)
+    round = forms.CharField(required=False, strip=False)
+    link = forms.CharField(required=False)
+    group = _PresentCharField(required=False, strip=False)
+    absent = _NamesField(required=False)
+    version = forms.CharField(required=False, strip=False)
+
+    def __init__(self, *args: Any, max_seats: int, seat_numbers: Iterable[str], seat_flags: Iterable[str],
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seat_numbers, self.seat_flags = tuple(seat_numbers), tuple(seat_flags)
+        try:
+            count = int(self.data.get("seat_count") or "0")
+        except (TypeError, ValueError):
+            count = 0  # and the form refuses it
+        self.seat_rows_count = min(max(count, 0), max_seats)
+        for i in range(self.seat_rows_count):
+            self.fields[f"seat-{i}-player"] = forms.CharField(required=False)
+            self.fields[f"seat-{i}-team"] = forms.CharField(required=False, strip=False)
+            self.fields[f"seat-{i}-role"] = forms.CharField(required=False, strip=False)
+            for key in self.seat_numbers:
+                self.fields[f"seat-{i}-{key}"] = forms.CharField(required=False)
+            for key in self.seat_flags:
+                self.fields[f"seat-{i}-{key}"] = forms.BooleanField(required=False)
+
+    def seat_rows(self) -> list[dict[str, Any]]:
+        """The posted seat rows, as typed (blank rows included: the view skips those without a player)."""
+        data = getattr(self, "cleaned_data", {})
+        rows = []
+        for i in range(self.seat_rows_count):
+            row: dict[str, Any] = {key: data.get(f"seat-{i}-{key}", "") for key in ("player", "team", "role")}
+            row.update({key: data.get(f"seat-{i}-{key}", "") for key in self.seat_numbers})
+            row.update({key: bool(data.get(f"seat-{i}-{key}")) for key in self.seat_flags})
+            rows.append(row)
+        return rows

@@ -1,0 +1,433 @@
+"""The write commands of the facts: record a game, change it, enter a tour's masks, record or withdraw a
+penalty, record a decision.
+
+They know no HTTP. The acting ``user`` is an argument (no context variable);
+a payload is the interchange format's object (``rulesets.interchange``) as
+JSON decodes it, plus where it goes (``tournament`` slug, ``stage`` key) and
+the ``version`` read; a refusal is one of ``rulesets.errors``: ``Invalid``
+with paths relative to the object sent (``seats[2].team``), ``NotAllowed``
+(the user may not write), ``NotFound`` (no such row), ``Conflict`` (an older
+version: "changed by X at T, reload", with the current ``version``,
+``updated_by`` and ``updated_at`` in ``extra``). The pages
+(``portal/views/entry.py``) and the API (``portal/api/views.py``,
+``portal/api/appeal_writes.py``) call them and turn a refusal into a page or a
+body (``portal.api.errors``); the importer stores whole documents by the same
+interchange rules (``tournaments.importer``).
+
+Every write is one transaction: the row is locked (``select_for_update``) and
+its ``version`` compared with the one the caller read; the payload is read by
+the interchange rules (a result entered live is refused exactly as the same
+result in an imported document would be), then judged by the ruleset's
+``validate`` on the tournament's facts with the change in place
+(``tournaments.loader.load_facts``). Only then is anything written; the model
+signals bump the facts version and enqueue the recompute.
+
+Format hooks: ``tournaments/`` cannot import ``formats/``, so the refusals a
+format adds to a game being recorded (class_balanced's CB-2, CB-6:
+``FormatHome.game_problems``) come in as the ``game_problems`` argument of
+``record_game`` and ``update_game``, a callable ``(stage, game facts,
+scheduled classes) -> problems`` that the portal takes from
+``formats.registry`` (``portal.hooks.game_problems``). A caller that passes
+none (a script, a test of the facts alone) is judged by the interchange rules
+and the ruleset only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Callable, Sequence
+from decimal import Decimal
+from functools import wraps
+from typing import Any
+
+from django.db import DataError, IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import rulesets
+from accounts.models import Player
+from accounts.permissions import can_enter_results, can_record_decisions
+from accounts.zones import zone_of
+from rulesets import facts as F
+from rulesets.base import Problem, strip_prefix
+from rulesets.errors import Conflict, Invalid, NotAllowed, NotFound
+from rulesets.interchange import Reader, check_references, parse_decision, parse_game, parse_penalty, parse_tour
+from tournaments.loader import load_facts
+from tournaments.models import (
+    Decision,
+    Game,
+    Group,
+    Mask,
+    NoShowElimination,
+    Penalty,
+    Seat,
+    Stage,
+    Team,
+    Tour,
+    Tournament,
+)
+
+GameProblems = Callable[[Stage, F.Game, dict], Sequence[Problem]]
+MASKS_KEYS = {"masks", "version"}
+MAX_POINTS = Decimal("99999.999")
+
+
+# --- refusals and checks shared by the commands ---
+
+
+def refuse(path: str, message: str) -> Invalid:
+    """One problem of the payload, at ``path``."""
+    return Invalid(Problem(path, message))
+
+
+def as_object(data: Any) -> dict:
+    """The payload as a dict of its own (the commands pop keys from it)."""
+    if not isinstance(data, dict):
+        raise refuse("", _("must be an object"))
+    return dict(data)
+
+
+def tournament_of(data: dict) -> Tournament:
+    """The tournament the payload's ``tournament`` slug names (popped from ``data``)."""
+    slug = data.pop("tournament", None)
+    tournament = Tournament.objects.filter(slug=slug).first() if isinstance(slug, str) else None
+    if tournament is None:
+        raise refuse("tournament", _("unknown tournament %(slug)r") % {"slug": slug})
+    return tournament
+
+
+def team_named(tournament: Tournament, stage: Stage | None, name: str | None) -> Team | None:
+    """A team by name, as the importer resolves it: the stage's own draw first, then the tournament's teams."""
+    if not name:
+        return None
+    teams = Team.objects.filter(tournament=tournament, name=name)
+    return ((teams.filter(stage=stage).first() if stage is not None else None)
+            or teams.filter(stage__isnull=True).first() or teams.first())
+
+
+def _local_text(value: dt.datetime | None, tournament: Tournament) -> str:
+    """A moment for people: ``2014-09-08 19:00 (Europe/Moscow)``."""
+    if value is None:
+        return "—"
+    return f"{value.astimezone(zone_of(tournament.timezone)):%Y-%m-%d %H:%M} ({tournament.timezone})"
+
+
+def _conflict(row, tournament: Tournament) -> Conflict:
+    message = _("changed by %(user)s at %(time)s, reload") % {
+        "user": row.updated_by or _("someone"), "time": _local_text(row.updated_at, tournament)}
+    updated_at = row.updated_at.astimezone(zone_of(tournament.timezone)).isoformat() if row.updated_at else None
+    return Conflict(Problem("version", message),
+                    extra={"version": row.version, "updated_by": row.updated_by, "updated_at": updated_at})
+
+
+def _check_version(data: dict, row, tournament: Tournament) -> None:
+    version = data.pop("version", None)
+    if version is None:
+        raise refuse("version", _("is required: send the version you read"))
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise refuse("version", _("must be an integer"))
+    if version != row.version:
+        raise _conflict(row, tournament)
+
+
+def require_result_entry(user, tournament: Tournament) -> None:
+    """Results are entered by the organizers, the judges and the curator (accounts.permissions)."""
+    if not can_enter_results(user, tournament):
+        raise NotAllowed(_("Only the tournament's organizers, judges and curator may enter its results."))
+
+
+def _require_judge(user, tournament: Tournament) -> None:
+    """Penalties are the judges' and the curator's rulings (FL-0, FL-18); organizers may record them too."""
+    if not can_record_decisions(user, tournament):
+        raise NotAllowed(_("Only the tournament's judges, curator or organizers may record penalties."))
+
+
+def _lock(model, pk) -> Any:
+    row = model.objects.select_for_update(of=("self",)).filter(pk=pk).select_related("stage__tournament").first()
+    if row is None:
+        raise NotFound(_("Not found."))
+    return row
+
+
+def _database_guard(func):
+    """A value the database cannot hold (a negative stat, a number too large) is a refusal, not a crash."""
+
+    @wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except (IntegrityError, DataError, OverflowError) as exc:
+            raise refuse("", _("the database refused the values: %(error)s") % {"error": exc}) from exc
+
+    return wrapper
+
+
+# --- judging a change against the whole tournament ---
+
+
+def _replace_in_stage(facts: F.TournamentFacts, stage_key: str, attr: str, item: Any,
+                      match: Any) -> tuple[F.TournamentFacts, str]:
+    """Facts with ``item`` put in place of the stage's game/tour ``match`` (appended when None)."""
+    si = next(i for i, s in enumerate(facts.stages) if s.key == stage_key)
+    stage = facts.stages[si]
+    items = list(getattr(stage, attr))
+    index = next((i for i, x in enumerate(items) if x.number == match), None) if match is not None else None
+    if index is None:
+        index = len(items)
+        items.append(item)
+    else:
+        items[index] = item
+    stages = list(facts.stages)
+    stages[si] = dataclasses.replace(stage, **{attr: tuple(items)})
+    return dataclasses.replace(facts, stages=tuple(stages)), f"stages[{si}].{attr}[{index}]"
+
+
+def judge(tournament: Tournament, before: F.TournamentFacts, after: F.TournamentFacts, prefix: str) -> list[Problem]:
+    """Problems the change brings: any about the changed object, and any new elsewhere."""
+    validate = rulesets.get(tournament.ruleset).validate
+    old = set(check_references(before)) | set(validate(before))
+    problems = check_references(after) + list(validate(after))
+    fresh = [p for p in problems if p.path == prefix or p.path.startswith(prefix + ".")
+             or p.path.startswith(prefix + "[") or p not in old]
+    return strip_prefix(list(dict.fromkeys(fresh)), prefix)
+
+
+def _refuse_problems(problems: Sequence[Problem]) -> None:
+    if problems:
+        raise Invalid(list(problems))
+
+
+def _teams_of(tournament: Tournament, stage: Stage) -> dict[str, Team]:
+    """Team names as a stage sees them: the tournament's teams, then the stage's own draw."""
+    teams: dict[str, Team] = {}
+    for team in Team.objects.filter(tournament=tournament, stage__isnull=True):
+        teams[team.name] = team
+    for team in Team.objects.filter(tournament=tournament, stage=stage):
+        teams[team.name] = team
+    return teams
+
+
+def _players(nicks: set[str]) -> dict[str, Player]:
+    return {p.nick: p for p in Player.objects.filter(nick__in=nicks)}
+
+
+# --- games ---
+
+
+def _parse_game_payload(data: dict) -> F.Game:
+    r = Reader()
+    game = parse_game(r, data, "")
+    if r.problems or game is None:
+        raise Invalid(strip_prefix(r.problems or [Problem("", _("not a game"))], ""))
+    return game
+
+
+@_database_guard
+def record_game(user, data: Any, *, game_problems: GameProblems | None = None) -> Game:
+    """A new game of a stage, with its seats: the interchange game object plus ``tournament`` and ``stage``."""
+    data = as_object(data)
+    stage_key = data.pop("stage", None)
+    data.pop("version", None)
+    tournament = tournament_of(data)
+    require_result_entry(user, tournament)
+    stage = Stage.objects.filter(tournament=tournament, key=stage_key).first() if isinstance(stage_key, str) else None
+    if stage is None:
+        raise refuse("stage", _("tournament %(slug)s has no stage %(key)r") % {"slug": tournament.slug,
+                                                                             "key": stage_key})
+    fgame = _parse_game_payload(data)
+    with transaction.atomic():
+        Stage.objects.select_for_update().filter(pk=stage.pk).first()
+        if Game.objects.filter(stage=stage, number=fgame.number).exists():
+            raise refuse("number", _("stage %(key)s already has game %(number)d") % {
+                "key": stage.key, "number": fgame.number})
+        facts = load_facts(tournament)
+        after, prefix = _replace_in_stage(facts, stage.key, "games", fgame, None)
+        _refuse_problems(judge(tournament, facts, after, prefix))
+        game = Game(stage=stage, version=1)
+        _write_game(game, stage, fgame, user, game_problems)
+    return game
+
+
+@_database_guard
+def update_game(user, game_id: int, data: Any, *, game_problems: GameProblems | None = None) -> Game:
+    """The game's new state, with the ``version`` read; the seats sent replace the game's seats."""
+    data = as_object(data)
+    with transaction.atomic():
+        game = _lock(Game, game_id)
+        stage = game.stage
+        tournament = stage.tournament
+        require_result_entry(user, tournament)
+        for key, current in (("tournament", tournament.slug), ("stage", stage.key)):
+            given = data.pop(key, None)
+            if given is not None and given != current:
+                raise refuse(key, _("a game cannot move to another tournament or stage"))
+        _check_version(data, game, tournament)
+        fgame = _parse_game_payload(data)
+        if fgame.number != game.number and Game.objects.filter(stage=stage, number=fgame.number).exists():
+            raise refuse("number", _("stage %(key)s already has game %(number)d") % {
+                "key": stage.key, "number": fgame.number})
+        facts = load_facts(tournament)
+        after, prefix = _replace_in_stage(facts, stage.key, "games", fgame, game.number)
+        _refuse_problems(judge(tournament, facts, after, prefix))
+        game.version += 1
+        _write_game(game, stage, fgame, user, game_problems)
+    return game
+
+
+def _write_game(game: Game, stage: Stage, fgame: F.Game, user, game_problems: GameProblems | None) -> None:
+    if game_problems is not None:
+        _refuse_problems(game_problems(stage, fgame, game.scheduled_classes or {}))
+    teams = _teams_of(stage.tournament, stage)
+    players = _players({s.player for s in fgame.seats} | {p for _t, p in fgame.no_show_eliminated})
+    game.number = fgame.number
+    game.group = Group.objects.filter(stage=stage, name=fgame.group).first() if fgame.group else None
+    game.group_label = fgame.group or ""
+    game.round = fgame.round
+    game.scheduled_at = fgame.scheduled_at
+    game.status = fgame.status
+    game.outcome = fgame.outcome
+    game.omon = fgame.omon
+    game.game_days = fgame.game_days
+    game.link = fgame.link or ""
+    game.updated_by = user.get_username()
+    game.save()
+    for old in list(game.seats.all()) + list(game.no_show_eliminations.all()):
+        old._skip_recompute = True  # the game's own save marks the tournament changed once
+        old.delete()
+    Seat.objects.bulk_create([
+        Seat(game=game, order=order, player=players[s.player], team=teams[s.team], role=s.role, stats=s.stats,
+             timed_out=s.timed_out, days_played=s.days_played, maniac_kills=s.maniac_kills,
+             in_final_phase=s.in_final_phase, fake_passport=s.fake_passport)
+        for order, s in enumerate(fgame.seats)
+    ])
+    NoShowElimination.objects.bulk_create([
+        NoShowElimination(game=game, team=teams[t], player=players[p]) for t, p in fgame.no_show_eliminated])
+    game.absent_teams.set([teams[name] for name in fgame.absent_teams])
+
+
+# --- a tour's masks ---
+
+
+@_database_guard
+def record_tour_masks(user, tour_id: int, data: Any) -> Tour:
+    """The tour's masks, all of them (``masks``: team -> mask), with the ``version`` read."""
+    data = as_object(data)
+    with transaction.atomic():
+        tour = _lock(Tour, tour_id)
+        tournament = tour.stage.tournament
+        require_result_entry(user, tournament)
+        unknown = sorted(set(data) - MASKS_KEYS)
+        if unknown:
+            raise Invalid([Problem(key, _("unknown key")) for key in unknown])
+        _check_version(data, tour, tournament)
+        masks = data.get("masks")
+        if not isinstance(masks, dict):
+            raise refuse("masks", _("must be an object of team: mask"))
+        r = Reader()
+        parsed = parse_tour(r, {"number": tour.number, "questions": tour.questions, "masks": masks}, "")
+        if r.problems or parsed is None:
+            raise Invalid(strip_prefix(r.problems, ""))
+        facts = load_facts(tournament)
+        current = next(t for t in facts.stage(tour.stage.key).tours if t.number == tour.number)
+        ftour = dataclasses.replace(current, masks=parsed.masks)
+        after, prefix = _replace_in_stage(facts, tour.stage.key, "tours", ftour, tour.number)
+        _refuse_problems(judge(tournament, facts, after, prefix))
+        _write_masks(tour, parsed.masks)
+        tour.version += 1
+        tour.updated_by = user.get_username()
+        tour.save()
+    return tour
+
+
+def _write_masks(tour: Tour, masks: tuple[tuple[str, str], ...]) -> None:
+    teams = _teams_of(tour.stage.tournament, tour.stage)
+    existing = {m.team_id: m for m in Mask.objects.filter(tour=tour)}
+    wanted = {teams[name].pk: (order, mask) for order, (name, mask) in enumerate(masks)}
+    for team_id, row in existing.items():
+        if team_id not in wanted:
+            row._skip_recompute = True  # the tour's own save marks the tournament changed once
+            row.delete()
+    changed = []
+    for team_id, (order, mask) in wanted.items():
+        row = existing.get(team_id)
+        if row is not None and (row.mask != mask or row.order != order):
+            row.mask, row.order = mask, order
+            changed.append(row)
+    Mask.objects.bulk_update(changed, ["mask", "order"])
+    Mask.objects.bulk_create([Mask(tour=tour, team_id=team_id, mask=mask, order=order)
+                              for team_id, (order, mask) in wanted.items() if team_id not in existing])
+
+
+# --- penalties ---
+
+
+@_database_guard
+def record_penalty(user, data: Any) -> Penalty:
+    """A judge's fair-play ruling (FL-18) as a fact: the interchange penalty object plus ``tournament``."""
+    data = as_object(data)
+    tournament = tournament_of(data)
+    _require_judge(user, tournament)
+    if data.get("decided_at") is None:
+        data["decided_at"] = timezone.now().isoformat()
+    r = Reader()
+    fpen = parse_penalty(r, data, "")
+    if r.problems or fpen is None:
+        raise Invalid(strip_prefix(r.problems, ""))
+    if fpen.points > MAX_POINTS or fpen.points != fpen.points.quantize(Decimal("0.001")):
+        raise refuse("points", _("at most %(max)s, with at most 3 decimals") % {"max": MAX_POINTS})
+    with transaction.atomic():
+        Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        facts = load_facts(tournament)
+        after = dataclasses.replace(facts, penalties=facts.penalties + (fpen,))
+        _refuse_problems(judge(tournament, facts, after, f"penalties[{len(facts.penalties)}]"))
+        stage = Stage.objects.filter(tournament=tournament, key=fpen.stage).first() if fpen.stage else None
+        team = team_named(tournament, stage, fpen.team)
+        last = Penalty.objects.filter(tournament=tournament).order_by("-order").values_list("order", flat=True).first()
+        penalty = Penalty.objects.create(
+            tournament=tournament, order=(last + 1) if last is not None else 0, stage=stage,
+            game=Game.objects.filter(stage=stage, number=fpen.game).first() if stage and fpen.game else None,
+            team=team, player=Player.objects.filter(nick=fpen.player).first() if fpen.player else None,
+            kind=fpen.kind, code=fpen.code or "", points=fpen.points, decided_at=fpen.decided_at, text=fpen.text)
+    return penalty
+
+
+def withdraw_penalty(user, penalty: Penalty) -> None:
+    """The penalty is deleted; the standings recompute."""
+    _require_judge(user, penalty.tournament)
+    with transaction.atomic():
+        Penalty.objects.select_for_update().filter(pk=penalty.pk).first()
+        penalty.delete()
+
+
+# --- decisions ---
+
+
+def record_decision(user, data: Any) -> Decision:
+    """A judge's, commission's or committee's decision as a fact: the interchange decision object plus
+    ``tournament``, judged by the ruleset with the decision in place (e.g. CB-15's grounds)."""
+    data = as_object(data)
+    tournament = tournament_of(data)
+    if not can_record_decisions(user, tournament):
+        raise NotAllowed(_("Only the tournament's judges, curator or organizers record decisions."))
+    data.setdefault("decided_at", timezone.now().isoformat())
+    data.setdefault("by", user.get_username())
+    with transaction.atomic():
+        Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        index = (Decision.objects.filter(tournament=tournament).order_by("-index").values_list(
+            "index", flat=True).first() or 0) + 1
+        reader = Reader()
+        fdecision = parse_decision(reader, data, "", index)
+        if reader.problems or fdecision is None:
+            raise Invalid(strip_prefix(reader.problems, ""))
+        facts = load_facts(tournament)
+        after = dataclasses.replace(facts, decisions=facts.decisions + (fdecision,))
+        _refuse_problems(judge(tournament, facts, after, f"decisions[{len(facts.decisions)}]"))
+        stage = Stage.objects.filter(tournament=tournament, key=fdecision.stage).first() if fdecision.stage else None
+        return Decision.objects.create(
+            tournament=tournament, index=index, kind=fdecision.kind, stage=stage,
+            game=Game.objects.filter(stage=stage, number=fdecision.game).first() if stage and fdecision.game else None,
+            code=fdecision.code or "", outcome=fdecision.outcome, team=team_named(tournament, stage, fdecision.team),
+            player=Player.objects.filter(nick=fdecision.player).first() if fdecision.player else None,
+            order=list(fdecision.order), reason=fdecision.reason, decided_at=fdecision.decided_at,
+            published_at=fdecision.published_at, by=fdecision.by or "", text=fdecision.text, author=user)
