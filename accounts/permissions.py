@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import rulesets
@@ -70,18 +71,29 @@ def player_of(user):
     return getattr(user, "player", None)
 
 
-def refuse_to_file(user, tournament, team) -> str | None:
+def refuse_to_file(user, tournament, team, now=None) -> str | None:
     """Why ``user`` may not file an appeal for ``team`` (None: allowed).
 
-    ChGK: only the team's captain (CHGK-20). Mafia: any participant of the
-    tournament, for their own team (GP-23, FL-19, CB-17).
+    ChGK: only the team's captain, or a player delegated by the captain or
+    the organizer for a period that includes ``now`` (CHGK-20). Mafia: any
+    participant of the tournament, for their own team (GP-23, FL-19, CB-17).
     """
     player = player_of(user)
     if player is None or not player.claim_confirmed:
         return _("Only a player linked to your account may file an appeal.")
-    if rulesets.get(tournament.ruleset).appeal_policy.captain_files:
-        if team is None or team.captain_id != player.pk:
+    policy = rulesets.get(tournament.ruleset).appeal_policy
+    if policy.captain_files:
+        if team is None:
             return _("Only the team's captain files a ChGK appeal (CHGK-20).")
+        moment = now or timezone.now()
+        delegates = [nick for nick in team.delegations.filter(starts_at__lte=moment, ends_at__gt=moment).values_list(
+            "player__nick", flat=True)]
+        captain = team.captain.nick if team.captain_id else None
+        refused = (policy.filer_check(team.name, captain, player.nick, delegates) if policy.filer_check
+                   else player.nick != captain)
+        if refused:
+            return _("Only the team's captain, or a player the captain or the organizer delegated for this period, "
+                     "files a ChGK appeal (CHGK-20).")
         return None
     if team is None or not team.roster.filter(player=player).exists():
         return _("Only a participant of the team may appeal on its behalf.")

@@ -1,14 +1,15 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import AppealKind, Verdict
+from tournaments.models import AppealKind, DecisionKind, Outcome, Verdict
 
 
 class ChgkAppealForm(forms.Form):
     """CHGK-20: the question is filled in from the tour; the team answers and argues."""
 
     kind = forms.ChoiceField(label=_("kind"), choices=[(AppealKind.REMOVAL, AppealKind.REMOVAL.label),
-                                                       (AppealKind.ACCEPT_ANSWER, AppealKind.ACCEPT_ANSWER.label)])
+                                                       (AppealKind.ACCEPT_ANSWER, AppealKind.ACCEPT_ANSWER.label)],
+                             error_messages={"invalid_choice": _("Choose the kind of the appeal from the list.")})
     answer = forms.CharField(label=_("the team's answer"), required=False, max_length=500)
     argument = forms.CharField(label=_("argument with references"), widget=forms.Textarea, max_length=10000)
 
@@ -21,7 +22,8 @@ class DecisionAppealForm(forms.Form):
 
 
 class VerdictForm(forms.Form):
-    verdict = forms.ChoiceField(label=_("verdict"), choices=Verdict.choices)
+    verdict = forms.ChoiceField(label=_("verdict"), choices=Verdict.choices,
+                                error_messages={"invalid_choice": _("Choose a verdict from the list.")})
     reasons = forms.CharField(label=_("reasons"), widget=forms.Textarea, max_length=10000)
     credited = forms.MultipleChoiceField(label=_("teams credited with the answer (CHGK-22)"), required=False,
                                          widget=forms.CheckboxSelectMultiple)
@@ -29,3 +31,50 @@ class VerdictForm(forms.Form):
     def __init__(self, *args, teams=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["credited"].choices = [(str(t.pk), t.name) for t in teams]
+
+
+class AppealTargetForm(forms.Form):
+    """What an appeal is about, as the appeal links (GET) and the filing form's hidden fields (POST) give it:
+    a tour's question (ChGK), a game's detected violation (FL-15) or a decision (GP-23, FL-19, CB-17)."""
+
+    tour = forms.IntegerField(min_value=1, required=False)
+    question = forms.IntegerField(min_value=1, required=False)
+    kind = forms.CharField(max_length=40, required=False)
+    violation = forms.CharField(max_length=40, required=False)
+    stage = forms.CharField(max_length=40, required=False)
+    game = forms.IntegerField(min_value=1, required=False)
+    player = forms.CharField(max_length=100, required=False)
+    decision = forms.IntegerField(min_value=0, required=False)
+
+
+class ReplacementDecisionForm(forms.Form):
+    """FL-19: the changed decision a partly upheld appeal records in place of the appealed one (its stage and
+    game stay the appealed decision's); read and judged by the interchange rules in ``appeals.services.decide``."""
+
+    kind = forms.ChoiceField(label=_("kind of the changed decision"), choices=DecisionKind.choices)
+    outcome = forms.ChoiceField(label=_("awarded outcome"), required=False,
+                                choices=[("", "—"), *Outcome.choices])
+    code = forms.CharField(label=_("grounds (rule or FP code)"), required=False, max_length=30)
+    team = forms.CharField(label=_("team"), required=False, max_length=100)
+    player = forms.CharField(label=_("player"), required=False, max_length=100)
+    text = forms.CharField(label=_("text"), required=False, widget=forms.Textarea, max_length=10000)
+
+    def __init__(self, *args, decision=None, **kwargs):
+        self.decision = decision
+        if decision is not None:
+            kwargs.setdefault("initial", {
+                "kind": decision.kind, "outcome": decision.outcome or "", "code": decision.code,
+                "team": decision.team.name if decision.team else "",
+                "player": decision.player.nick if decision.player else ""})
+        super().__init__(*args, prefix="replacement", **kwargs)
+
+    def document(self) -> dict:
+        """The changed decision as an interchange decision object (only the fields given)."""
+        data = self.cleaned_data
+        out = {"kind": data["kind"]}
+        if self.decision is not None and self.decision.stage is not None:
+            out["stage"] = self.decision.stage.key
+        if self.decision is not None and self.decision.game is not None:
+            out["game"] = self.decision.game.number
+        out.update({key: data[key] for key in ("outcome", "code", "team", "player", "text") if data.get(key)})
+        return out

@@ -11,27 +11,40 @@ from django.utils import timezone
 import rulesets
 from accounts.models import Player, TournamentRole
 from accounts.permissions import appeal_deciders, can_decide_appeals, can_see_hidden_appellant, player_of
-from appeals.forms import ChgkAppealForm, DecisionAppealForm, VerdictForm
-from appeals.services import AppealRefused, AppealTarget, decide, file_appeal, filing_deadline, verdict_due
+from appeals.forms import AppealTargetForm, ChgkAppealForm, DecisionAppealForm, ReplacementDecisionForm, VerdictForm
+from appeals.services import (
+    AppealRefused,
+    AppealTarget,
+    decide,
+    file_appeal,
+    filing_deadline,
+    verdict_due,
+    verdict_given_late,
+)
 from tournaments.models import Appeal, Decision, Game, Team, Tour, Tournament
 
 
 def _target(request: HttpRequest, tournament: Tournament) -> AppealTarget:
-    params = request.GET if request.method == "GET" else request.POST
-    try:
-        if rulesets.get(tournament.ruleset).appeal_policy.question_kinds:
-            tour = get_object_or_404(Tour, stage__tournament=tournament, number=int(params.get("tour", "")))
-            return AppealTarget(kind=params.get("kind", "accept_answer"), tour=tour,
-                                question=int(params.get("question", "")))
-        if params.get("violation"):
-            game = get_object_or_404(Game, stage__tournament=tournament, stage__key=params.get("stage", ""),
-                                     number=int(params.get("game", "")))
-            player = Player.objects.filter(nick=params.get("player", "")).first() if params.get("player") else None
-            return AppealTarget(kind="violation", game=game, violation=params["violation"], player=player)
-        decision = get_object_or_404(Decision, tournament=tournament, index=int(params.get("decision", "")))
-        return AppealTarget(kind="decision", decision=decision)
-    except ValueError as exc:
-        raise Http404("bad appeal target") from exc
+    """The appeal's target from the link (GET) or the filing form's hidden fields (POST); 404 when it names none."""
+    form = AppealTargetForm(request.GET if request.method == "GET" else request.POST)
+    if not form.is_valid():
+        raise Http404("bad appeal target")
+    params = form.cleaned_data
+    if rulesets.get(tournament.ruleset).appeal_policy.question_kinds:
+        if params["tour"] is None or params["question"] is None:
+            raise Http404("bad appeal target")
+        tour = get_object_or_404(Tour, stage__tournament=tournament, number=params["tour"])
+        return AppealTarget(kind=params["kind"] or "accept_answer", tour=tour, question=params["question"])
+    if params["violation"]:
+        if params["game"] is None:
+            raise Http404("bad appeal target")
+        game = get_object_or_404(Game, stage__tournament=tournament, stage__key=params["stage"], number=params["game"])
+        player = Player.objects.filter(nick=params["player"]).first() if params["player"] else None
+        return AppealTarget(kind="violation", game=game, violation=params["violation"], player=player)
+    if params["decision"] is None:
+        raise Http404("bad appeal target")
+    decision = get_object_or_404(Decision, tournament=tournament, index=params["decision"], replacement_for=None)
+    return AppealTarget(kind="decision", decision=decision)
 
 
 def _own_team(request: HttpRequest, tournament: Tournament) -> Team | None:
@@ -74,14 +87,16 @@ def file_view(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def detail_view(request: HttpRequest, pk: int) -> HttpResponse:
-    appeal = get_object_or_404(Appeal.objects.select_related("tournament", "tour", "team", "decision"), pk=pk)
+    appeal = get_object_or_404(Appeal.objects.select_related("tournament", "tour__stage", "team", "decision"), pk=pk)
     tournament = appeal.tournament
     show_team = appeal.verdict is not None or can_see_hidden_appellant(request.user, tournament) or (
         appeal.filed_by_id is not None and appeal.filed_by_id == request.user.pk)
     return render(request, "appeals/detail.html", {
         "appeal": appeal, "tournament": tournament, "show_team": show_team,
         "credited": list(appeal.credited_teams.values_list("name", flat=True)),
-        "verdict_due": verdict_due(tournament, appeal), "can_decide": can_decide_appeals(request.user, tournament),
+        "verdict_due": verdict_due(tournament, appeal), "given_late": verdict_given_late(appeal),
+        "replacement": Decision.objects.filter(replacement_for=appeal).first() if appeal.decision_id else None,
+        "can_decide": can_decide_appeals(request.user, tournament),
     })
 
 
@@ -111,16 +126,20 @@ def verdict_view(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, "appeals/forbidden.html", status=403)
     teams = Team.objects.filter(tournament=appeal.tournament).order_by("name")
     form = VerdictForm(request.POST or None, teams=teams)
+    # FL-19: a partly upheld appeal against a Mafia decision records the changed decision
+    changed = ReplacementDecisionForm(request.POST or None, decision=appeal.decision) if appeal.decision else None
     error = None
     if request.method == "POST" and form.is_valid():
         credited = list(teams.filter(pk__in=form.cleaned_data["credited"]))
+        replacement = (changed.document() if changed is not None and form.cleaned_data["verdict"] == "partly"
+                       and changed.is_valid() else None)
         try:
             decide(appeal, request.user, form.cleaned_data["verdict"], reasons=form.cleaned_data["reasons"],
-                   credited=credited)
+                   credited=credited, replacement=replacement)
         except AppealRefused as exc:
             error = str(exc)
         else:
             return redirect("appeal-detail", pk=appeal.pk)
     return render(request, "appeals/verdict.html", {"appeal": appeal, "form": form, "error": error,
-                                                    "show_team": can_see_hidden_appellant(request.user,
+                                                    "changed": changed, "show_team": can_see_hidden_appellant(request.user,
                                                                                           appeal.tournament)})

@@ -96,6 +96,9 @@ class Game:
     absent_teams: tuple[str, ...] = ()
     no_show_eliminated: tuple[tuple[str, str], ...] = ()
     seats: tuple[Seat, ...] = ()
+    # when the game's result was first recorded (interchange ``result_recorded_at``; the portal: the first save
+    # with a result): the FL-19 window of the violations the portal detects in it runs from here
+    result_recorded_at: dt.datetime | None = None
 
     @property
     def scores(self) -> bool:
@@ -187,6 +190,9 @@ class Appeal:
     credited_teams: tuple[str, ...] = ()
     decision: int | None = None
     appellant: str | None = None
+    # a ``partly`` verdict on a Mafia decision: the changed decision that takes the appealed one's place (FL-19)
+    replacement: Decision | None = None
+    decided_at: dt.datetime | None = None  # when the verdict was given (CHGK-18: "given late" after D+9)
 
     @property
     def pending(self) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import zoneinfo
+from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -55,7 +56,7 @@ TEAM_KEYS = {"name", "captain", "players", "league", "home_university", "family"
 STAGE_KEYS_ALLOWED = {"key", "teams", "groups", "games", "tours", "seed"}
 GROUP_KEYS = {"name", "teams"}
 GAME_KEYS = {"number", "group", "round", "scheduled_at", "status", "outcome", "omon", "game_days", "link",
-             "absent_teams", "no_show_eliminated", "seats"}
+             "absent_teams", "no_show_eliminated", "seats", "result_recorded_at"}
 SEAT_KEYS = {"player", "team", "role", "stats", "timed_out", "days_played", "maniac_kills", "in_final_phase",
              "fake_passport"}
 TOUR_KEYS = {"number", "host", "played_on", "questions", "masks", "absent"}
@@ -64,8 +65,8 @@ DECISION_KEYS = {"stage", "game", "kind", "code", "outcome", "decided_at", "publ
                  "player", "order", "reason"}
 DECISION_KINDS = ("technical_result", "replay", "disqualification", "tie_break", "qualify")
 APPEAL_KEYS = {"stage", "tour", "question", "team", "kind", "answer", "filed_at", "verdict", "credited_teams",
-               "decision", "appellant", "claim", "text"}
-VERDICTS = ("accepted", "rejected")
+               "decision", "appellant", "claim", "text", "replacement", "decided_at"}
+VERDICTS = ("accepted", "rejected", "partly")
 WITHDRAWAL_KEYS = {"team", "at"}
 
 
@@ -270,9 +271,37 @@ def parse_document(document: Any) -> TournamentFacts:
         withdrawals=tuple(w for w in withdrawals if w is not None),
     )
     problems = check_references(facts) + list(ruleset.validate(facts))
+    problems += replacement_problems(facts)
     if problems:
         raise RulesetError(problems)
     return facts
+
+
+def replacement_problems(facts: TournamentFacts, only: int | None = None) -> list[Problem]:
+    """A ``partly`` verdict's changed decision is judged as the decision it replaces would be, in its place.
+
+    The references and the ruleset's refusals of ``decisions[i]`` with the replacement there (a known code,
+    CB-15; the stage's judges, FL-0; ...) are reported at ``appeals[j].replacement``. ``only``: just the
+    appeal at that position.
+    """
+    problems: list[Problem] = []
+    ruleset = rulesets.get(facts.ruleset)
+    for j, appeal in enumerate(facts.appeals):
+        if appeal.replacement is None or appeal.decision is None or (only is not None and j != only):
+            continue
+        position = appeal.decision - 1
+        if not 0 <= position < len(facts.decisions):
+            continue  # check_references reports the missing decision
+        decisions = list(facts.decisions)
+        decisions[position] = replace(appeal.replacement, index=appeal.decision)
+        others = tuple(replace(a, verdict="rejected", replacement=None) if i == j else a
+                       for i, a in enumerate(facts.appeals))
+        placed = replace(facts, decisions=tuple(decisions), appeals=others)
+        prefix = f"decisions[{position}]"
+        for problem in check_references(placed) + list(ruleset.validate(placed)):
+            if problem.path == prefix or problem.path.startswith(prefix + ".") or problem.path.startswith(prefix + "["):
+                problems.append(Problem(f"appeals[{j}].replacement{problem.path[len(prefix):]}", problem.message))
+    return problems
 
 
 def _parse_players(r: Reader, value: Any) -> list[Player]:
@@ -498,9 +527,13 @@ def parse_game(r: Reader, raw: Any, path: str) -> Game | None:
                 p = r.string(player, f"{path}.no_show_eliminated.{team}")
                 if p is not None:
                     no_show.append((team, p))
+    recorded_at = r.datetime(g.get("result_recorded_at"), f"{path}.result_recorded_at")
+    if recorded_at is not None and status == "scheduled":
+        r.fail(f"{path}.result_recorded_at", "a scheduled game has no result yet")
     if number is None:
         return None
     return Game(
+        result_recorded_at=recorded_at,
         number=number, status=status, outcome=outcome, group=group,
         round=r.integer(g.get("round"), f"{path}.round", minimum=1),
         scheduled_at=r.datetime(g.get("scheduled_at"), f"{path}.scheduled_at"),
@@ -624,6 +657,20 @@ def _parse_appeal(r: Reader, raw: Any, path: str, key: str) -> Appeal | None:
                 r.fail(f"{path}.{needed}", "is required for a ChGK appeal (CHGK-20)")
     if kind == "decision" and a.get("decision") is None:
         r.fail(f"{path}.decision", "a Mafia appeal names the decision it is against (its 1-based index)")
+    decision = r.integer(a.get("decision"), f"{path}.decision", minimum=1)
+    replacement = None
+    if verdict == "partly" and kind != "decision":
+        r.fail(f"{path}.verdict", "partly is a verdict on a Mafia decision only")
+    elif verdict == "partly" and a.get("replacement") is None:
+        r.fail(f"{path}.replacement", "a partly upheld appeal records the changed decision that replaces the "
+                                      "appealed one (FL-19)")
+    elif verdict == "partly":
+        replacement = parse_decision(r, a.get("replacement"), f"{path}.replacement", decision or 0)
+    elif a.get("replacement") is not None:
+        r.fail(f"{path}.replacement", "only a partly upheld appeal carries a replacement")
+    decided_at = r.datetime(a.get("decided_at"), f"{path}.decided_at")
+    if decided_at is not None and verdict is None:
+        r.fail(f"{path}.decided_at", "a pending appeal has no verdict time")
     if kind is None or filed_at is None:
         return None
     return Appeal(kind=kind, filed_at=filed_at,
@@ -632,9 +679,9 @@ def _parse_appeal(r: Reader, raw: Any, path: str, key: str) -> Appeal | None:
                   question=r.integer(a.get("question"), f"{path}.question", minimum=1),
                   team=r.string(a.get("team"), f"{path}.team", required=False),
                   answer=r.string(a.get("answer"), f"{path}.answer", required=False, allow_empty=True),
-                  verdict=verdict, credited_teams=credited,
-                  decision=r.integer(a.get("decision"), f"{path}.decision", minimum=1),
-                  appellant=r.string(a.get("appellant"), f"{path}.appellant", required=False))
+                  verdict=verdict, credited_teams=credited, decision=decision,
+                  appellant=r.string(a.get("appellant"), f"{path}.appellant", required=False),
+                  replacement=replacement, decided_at=decided_at)
 
 
 def _parse_withdrawal(r: Reader, raw: Any, path: str) -> Withdrawal | None:

@@ -2,7 +2,8 @@
 
 Decisions (technical results, replays, disqualifications, committee orders)
 are facts applied on top of the recorded games; an accepted appeal against a
-decision annuls it (interchange: Appeals).
+decision annuls it, a ``partly`` upheld one puts the changed decision of its
+verdict (``replacement``) in its place (interchange: Appeals; FL-19).
 """
 
 from __future__ import annotations
@@ -35,10 +36,29 @@ def annulled_decision_indexes(facts: TournamentFacts) -> set[int]:
     }
 
 
-def active_decisions(facts: TournamentFacts) -> list[Decision]:
-    """Decisions in force: not annulled by an accepted appeal, in document order."""
+def replacements(facts: TournamentFacts) -> dict[int, Decision]:
+    """1-based index -> the changed decision a ``partly`` verdict put in the appealed decision's place (FL-19)."""
+    return {
+        a.decision: dataclasses.replace(a.replacement, index=a.decision)
+        for a in facts.appeals
+        if a.kind == "decision" and a.verdict == "partly" and a.replacement is not None and a.decision is not None
+    }
+
+
+def appealable_decisions(facts: TournamentFacts) -> list[Decision]:
+    """The decisions as taken, not annulled by an accepted appeal: their windows are the appeal windows."""
     annulled = annulled_decision_indexes(facts)
     return [d for d in facts.decisions if d.index not in annulled and not d.annulled]
+
+
+def active_decisions(facts: TournamentFacts) -> list[Decision]:
+    """Decisions in force, in document order: not annulled by an accepted appeal, and for a ``partly`` upheld
+    appeal the changed decision of its verdict in place of the appealed one (FL-19)."""
+    decisions = appealable_decisions(facts)
+    changed = replacements(facts)
+    if not changed:
+        return decisions
+    return [changed.get(d.index, d) for d in decisions]
 
 
 def effective_games(facts: TournamentFacts, stage: Stage) -> tuple[Game, ...]:
@@ -115,8 +135,11 @@ def late_appeal_problems(facts: TournamentFacts, hours: int, start: str, rule: s
 
 
 def appeal_window_open(facts: TournamentFacts, hours: int, start: str, now: dt.datetime) -> bool:
-    """Whether some active decision can still be appealed at ``now`` (export: ``final``)."""
-    for decision in active_decisions(facts):
+    """Whether some decision in force can still be appealed at ``now`` (export: ``final``).
+
+    A changed decision a verdict records is no new decision to appeal: the appealed one's window counts.
+    """
+    for decision in appealable_decisions(facts):
         deadline = decision_deadline(decision, hours, start)
         if deadline is not None and now <= deadline:
             return True

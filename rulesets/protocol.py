@@ -11,7 +11,7 @@ Pure: no Django, no clock (times are arguments).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -20,9 +20,12 @@ from rulesets.base import Problem, Standings
 from rulesets.facts import Appeal, Decision, TournamentFacts
 
 AppealDeadline = Callable[[TournamentFacts, Appeal], "dt.datetime | None"]
+AppealCheck = Callable[[TournamentFacts, Appeal], bool]
+WindowClosings = Callable[[TournamentFacts, dt.datetime], list[dt.datetime]]
 DecisionDeadline = Callable[[TournamentFacts, Decision], "dt.datetime | None"]
 SeatPoints = Callable[[TournamentFacts, str], dict[tuple[int, str], tuple[Fraction, str]]]
 TourTable = Callable[[TournamentFacts, int], dict[str, Any]]
+FilerCheck = Callable[[str, "str | None", str, Collection[str]], list[Problem]]
 
 
 @dataclass(frozen=True)
@@ -38,9 +41,20 @@ class AppealPolicy:
       CHGK-19).
     - ``verdict_due(facts, appeal)``: when the verdict is due; ``None`` where the
       rules set no date (only CHGK-18 does: D+9).
+    - ``appeal_in_time(facts, appeal)``: whether ``appeal`` (at its ``filed_at``)
+      is in time: the one comparison the form, the API and the import use
+      (CHGK-18: any instant before 00:00 of D+4); ``None`` where the deadline is
+      a last moment itself (filed at or before it: GP-23, FL-19, CB-17).
+    - ``verdict_late(facts, appeal)``: whether a given verdict (its
+      ``decided_at``) came after the date the rules set (CHGK-18: at or after
+      00:00 of D+10, "given late"); ``None`` where the rules set no date.
     - ``detected_violation_hours``: the window for appealing a violation the
-      portal detected in a game, counted from the game's entry (FL-19, 72 h);
-      ``None`` where such violations cannot be appealed.
+      portal detected in a game, counted from the moment the game's result was
+      first recorded (``Game.result_recorded_at``; FL-19, 72 h); ``None`` where
+      such violations cannot be appealed.
+    - ``violation_windows(facts, now)``: the moments the detected-violation
+      windows still open at ``now`` close (FL-19: a stage is not final while one
+      is open; the recompute wakes up then); ``None`` where there are none.
     - ``detected_violations``: the kinds of detected violation that may be
       appealed (FL-15.1..FL-15.4); empty where none may.
     - ``question_kinds``: the appeal kinds on a tour's question (CHGK-19:
@@ -48,6 +62,8 @@ class AppealPolicy:
       decisions instead (GP-23, FL-19, CB-17).
     - ``captain_files``: only the team's captain files an appeal (CHGK-20);
       otherwise any participant of the team (GP-23, FL-19, CB-17).
+    - ``filer_check(team, captain, filer, delegates)``: the problems of ``filer``
+      filing for ``team`` when only the captain or a delegate may (CHGK-20).
     - ``rule``: the rule code the workflow cites (``"CHGK-18"``, ``"GP-23"``, ...).
     """
 
@@ -55,10 +71,14 @@ class AppealPolicy:
     appeal_deadline: AppealDeadline
     decision_deadline: DecisionDeadline | None = None
     verdict_due: AppealDeadline | None = None
+    appeal_in_time: AppealCheck | None = None
+    verdict_late: AppealCheck | None = None
     detected_violation_hours: int | None = None
+    violation_windows: WindowClosings | None = None
     detected_violations: tuple[str, ...] = ()
     question_kinds: tuple[str, ...] = ()
     captain_files: bool = False
+    filer_check: FilerCheck | None = None
     rule: str = ""
 
 

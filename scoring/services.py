@@ -45,6 +45,22 @@ def compute_all(facts: TournamentFacts, now: dt.datetime) -> list[Computed]:
     else:
         latest = ruleset.compute(facts, None, now)
         out.append(Computed(LATEST, export_standings(facts, latest), standings_details(latest)))
+    deadlines = decision_deadlines(facts)
+    for item in out:
+        item.details["deadlines"] = deadlines
+    return out
+
+
+def decision_deadlines(facts: TournamentFacts) -> dict[str, str]:
+    """Decision number -> the last moment it may be appealed, ISO (GP-23, FL-19, CB-17), for the pages to show."""
+    policy = rulesets.get(facts.ruleset).appeal_policy
+    if policy.decision_deadline is None:
+        return {}
+    out = {}
+    for number, decision in enumerate(facts.decisions, 1):
+        deadline = policy.decision_deadline(facts, decision)
+        if deadline is not None:
+            out[str(number)] = deadline.isoformat()
     return out
 
 
@@ -92,8 +108,6 @@ def recompute(tournament_id: int, *, now: dt.datetime | None = None, force: bool
         recheck_at = next_recheck(facts, now)
         store(tournament, computed, now, recheck_at)
         appeal_effects.settle(tournament, {c.stage_key: c.export for c in computed})
-        with gc_paused():
-            figures.store_figures(tournament, facts)
     except Exception as exc:
         mark_stale(tournament_id, repr(exc))
         RecomputeRun.objects.filter(pk=run.pk).update(finished_at=timezone.now(), error=repr(exc))
@@ -116,10 +130,13 @@ def gc_paused():
 
 
 def next_recheck(facts: TournamentFacts, now: dt.datetime) -> dt.datetime | None:
-    """The next moment an open appeal window closes: the table may turn final then."""
+    """The next moment an open appeal window closes: the table may turn final then (also FL-19's windows of the
+    violations the portal detected, counted from their games' ``result_recorded_at``)."""
     policy = rulesets.get(facts.ruleset).appeal_policy
     moments = [policy.decision_deadline(facts, d) for d in facts.decisions] if policy.decision_deadline else []
     moments += [policy.appeal_deadline(facts, a) for a in facts.appeals]
+    if policy.violation_windows is not None:
+        moments += policy.violation_windows(facts, now)
     stage = facts.stages[-1] if facts.stages else None
     if stage is not None:
         for tour in stage.tours:
@@ -178,3 +195,13 @@ def current_export(tournament: Tournament, stage_key: str | None = None,
     facts = load_facts(tournament)
     standings = rulesets.get(facts.ruleset).compute(facts, stage_key, now or timezone.now())
     return export_standings(facts, standings)
+
+
+def refresh_figures(tournament_id: int) -> int:
+    """Store the per-game and per-tour figures of the tournament's current facts (``scoring.figures``).
+
+    Run as its own job after each recompute, so that the table never waits for them.
+    """
+    with gc_paused():
+        tournament, facts = load_consistent(tournament_id)
+        return figures.store_figures(tournament, facts)

@@ -15,6 +15,7 @@ from django.utils import timezone
 import rulesets
 from accounts.models import Family, Player
 from rulesets.base import Problem, RulesetError
+from rulesets.errors import Conflict, Invalid
 from rulesets.facts import TournamentFacts
 from rulesets.interchange import parse_document
 from tournaments.audit import record
@@ -40,13 +41,19 @@ from tournaments.models import (
 )
 
 
-class ImportRefused(Exception):
+class ImportRefused(Invalid):
     """The document was not imported; ``problems`` say where and why."""
 
-    def __init__(self, problems: list[Problem], conflict: bool = False):
-        self.problems = problems
-        self.conflict = conflict
-        super().__init__("; ".join(str(p) for p in problems))
+    conflict = False
+
+    def __init__(self, problems: list[Problem]):
+        super().__init__(list(problems))
+
+
+class ImportConflict(ImportRefused, Conflict):
+    """The document's tournament exists and was not to be replaced."""
+
+    conflict = True
 
 
 def decode(raw: bytes | str) -> Any:
@@ -81,10 +88,8 @@ def _store(facts: TournamentFacts, replace: bool) -> tuple[Tournament, bool]:
     existing = Tournament.objects.select_for_update().filter(slug=facts.slug).first()
     if existing is not None:
         if not replace:
-            raise ImportRefused(
-                [Problem("tournament.slug", f"a tournament {facts.slug!r} exists; use --replace to overwrite it")],
-                conflict=True,
-            )
+            raise ImportConflict(
+                [Problem("tournament.slug", f"a tournament {facts.slug!r} exists; use --replace to overwrite it")])
         version = existing.facts_version + 1
         Seat.objects.filter(game__stage__tournament=existing).delete()
         existing.delete()
@@ -111,9 +116,10 @@ def _store(facts: TournamentFacts, replace: bool) -> tuple[Tournament, bool]:
     teams_of_stage: dict[str, dict[str, Team]] = {}
     games_of_stage: dict[str, dict[int, Game]] = {}
     tours_of_stage: dict[str, dict[int, Tour]] = {}
+    imported_at = timezone.now()
     for order, fstage in enumerate(facts.stages):
         stage = Stage.objects.create(tournament=tournament, key=fstage.key, order=order, seed=fstage.seed or "",
-                                     published_at=timezone.now())
+                                     published_at=imported_at)
         stages[fstage.key] = stage
         teams = dict(top_teams)
         teams.update(_create_teams(tournament, stage, fstage.teams, players, families))
@@ -124,7 +130,7 @@ def _store(facts: TournamentFacts, replace: bool) -> tuple[Tournament, bool]:
             groups[fgroup.name] = group
             GroupTeam.objects.bulk_create([GroupTeam(group=group, team=teams[t], order=i)
                                            for i, t in enumerate(fgroup.teams)])
-        games_of_stage[fstage.key] = _create_games(stage, fstage.games, groups, teams, players)
+        games_of_stage[fstage.key] = _create_games(stage, fstage.games, groups, teams, players, imported_at)
         tours_of_stage[fstage.key] = _create_tours(stage, fstage.tours, teams)
     all_teams = dict(top_teams)
     for teams in teams_of_stage.values():
@@ -159,10 +165,18 @@ def _store(facts: TournamentFacts, replace: bool) -> tuple[Tournament, bool]:
             tour=tours_of_stage[stage_key].get(a.tour) if stage_key and a.tour else None, question=a.question,
             team=team_of(a.team, stage_key), answer=a.answer,
             decision=decisions[a.decision - 1] if a.decision else None, appellant=a.appellant,
-            filed_at=a.filed_at, verdict=a.verdict,
+            filed_at=a.filed_at, verdict=a.verdict, verdict_at=a.decided_at,
         )
         if a.credited_teams:
             appeal.credited_teams.set([team_of(t, stage_key) for t in a.credited_teams])
+        if a.replacement is not None:  # FL-19: the changed decision of a partly upheld appeal, in its place
+            d = a.replacement
+            Decision.objects.create(
+                tournament=tournament, index=a.decision, kind=d.kind, stage=stages.get(d.stage) if d.stage else None,
+                game=games_of_stage[d.stage].get(d.game) if d.stage and d.game else None, code=d.code or "",
+                outcome=d.outcome, team=team_of(d.team, d.stage), player=players[d.player] if d.player else None,
+                order=list(d.order), reason=d.reason, decided_at=d.decided_at, published_at=d.published_at,
+                by=d.by or "", text=d.text, replacement_for=appeal)
     Withdrawal.objects.bulk_create([Withdrawal(tournament=tournament, team=team_of(w.team, None), at=w.at)
                                     for w in facts.withdrawals])
     return tournament, existing is not None
@@ -203,11 +217,14 @@ def _create_teams(tournament: Tournament, stage: Stage | None, teams, players, f
     return by_name
 
 
-def _create_games(stage: Stage, games, groups, teams, players) -> dict[int, Game]:
+def _create_games(stage: Stage, games, groups, teams, players, imported_at) -> dict[int, Game]:
+    """The stage's games; a game with a result keeps the document's ``result_recorded_at``, else the import's
+    own time (FL-19; interchange: games)."""
     created = Game.objects.bulk_create([
         Game(stage=stage, number=g.number, group=groups.get(g.group) if g.group else None,
              group_label=g.group or "", round=g.round, scheduled_at=g.scheduled_at, status=g.status,
-             outcome=g.outcome, omon=g.omon, game_days=g.game_days, link=g.link or "")
+             outcome=g.outcome, omon=g.omon, game_days=g.game_days, link=g.link or "",
+             result_recorded_at=None if g.status == "scheduled" else (g.result_recorded_at or imported_at))
         for g in games
     ])
     by_number = {game.number: game for game in created}

@@ -36,7 +36,9 @@ from tournaments.models import (
 )
 
 STALE_GAMES_READ_BY_ID = 500  # more changed games than this: read the whole tournament
-FACT_VERDICT = {"partly": "accepted"}  # a partly upheld appeal changes the facts as an accepted one
+# a partly upheld appeal with no changed decision recorded (a ChGK appeal, a detected violation) changes the facts
+# as an accepted one; against a Mafia decision it carries the changed decision that replaces it (FL-19)
+FACT_VERDICT = {"partly": "accepted"}
 
 
 def load_facts(tournament: Tournament) -> F.TournamentFacts:
@@ -96,17 +98,22 @@ def load_facts(tournament: Tournament) -> F.TournamentFacts:
             appeals__verdict__in=("accepted", "partly")).order_by("order", "id").values_list(
             "stage_id", "team_id", "kind", "points", "game__number", "player__nick", "code", "decided_at", "text")
     )
-    decision_rows = list(Decision.objects.filter(tournament_id=tid).order_by("index").values_list(
+    decision_rows = list(Decision.objects.filter(tournament_id=tid).order_by("index", "id").values_list(
         "id", "index", "kind", "stage_id", "game__number", "code", "outcome", "team_id", "player__nick", "order",
-        "reason", "decided_at", "published_at", "by", "text"))
-    decision_index = {row[0]: row[1] for row in decision_rows}
-    decisions = tuple(
-        F.Decision(index=index, kind=kind, stage=stage_key.get(stage_id), game=game, code=code or None,
-                   outcome=outcome, team=team_name.get(team_id), player=player, order=tuple(order or ()),
-                   reason=reason, decided_at=decided_at, published_at=published_at, by=by or None, text=text)
-        for _id, index, kind, stage_id, game, code, outcome, team_id, player, order, reason, decided_at,
-        published_at, by, text in decision_rows
-    )
+        "reason", "decided_at", "published_at", "by", "text", "replacement_for_id"))
+    decision_index = {row[0]: row[1] for row in decision_rows if row[-1] is None}
+    decisions: list[F.Decision] = []
+    replacements: dict[int, F.Decision] = {}  # appeal id -> the changed decision its partly verdict records
+    for (_id, index, kind, stage_id, game, code, outcome, team_id, player, order, reason, decided_at, published_at,
+         by, text, replacement_for) in decision_rows:
+        decision = F.Decision(index=index, kind=kind, stage=stage_key.get(stage_id), game=game, code=code or None,
+                              outcome=outcome, team=team_name.get(team_id), player=player, order=tuple(order or ()),
+                              reason=reason, decided_at=decided_at, published_at=published_at, by=by or None,
+                              text=text)
+        if replacement_for is None:
+            decisions.append(decision)
+        else:
+            replacements[replacement_for] = decision
     credited: dict[int, list[str]] = defaultdict(list)
     through = Appeal.credited_teams.through
     for appeal_id, team_id in through.objects.filter(appeal__tournament_id=tid).order_by("id").values_list(
@@ -114,13 +121,14 @@ def load_facts(tournament: Tournament) -> F.TournamentFacts:
         credited[appeal_id].append(team_name[team_id])
     appeals = tuple(
         F.Appeal(kind=kind, filed_at=filed_at, stage=stage_key.get(stage_id), tour=tour, question=question,
-                 team=team_name.get(team_id), answer=answer, verdict=FACT_VERDICT.get(verdict, verdict),
+                 team=team_name.get(team_id), answer=answer,
+                 verdict=verdict if aid in replacements else FACT_VERDICT.get(verdict, verdict),
                  credited_teams=tuple(credited.get(aid, ())), decision=decision_index.get(decision_id),
-                 appellant=appellant)
-        for aid, kind, filed_at, stage_id, tour, question, team_id, answer, verdict, decision_id, appellant in
-        Appeal.objects.filter(tournament_id=tid).order_by("order", "id").values_list(
+                 appellant=appellant, replacement=replacements.get(aid), decided_at=verdict_at)
+        for aid, kind, filed_at, stage_id, tour, question, team_id, answer, verdict, decision_id, appellant,
+        verdict_at in Appeal.objects.filter(tournament_id=tid).order_by("order", "id").values_list(
             "id", "kind", "filed_at", "stage_id", "tour__number", "question", "team_id", "answer", "verdict",
-            "decision_id", "appellant")
+            "decision_id", "appellant", "verdict_at")
     )
     waived = tuple(
         F.WaivedViolation(stage=stage_key.get(stage_id, ""), game=game, team=team_name.get(team_id, ""),
@@ -137,7 +145,7 @@ def load_facts(tournament: Tournament) -> F.TournamentFacts:
     return F.TournamentFacts(
         slug=tournament.slug, name=tournament.name, ruleset=tournament.ruleset, timezone=tournament.timezone,
         starts_on=tournament.starts_on, settings=dict(tournament.settings), players=players, families=families,
-        teams=tuple(team_facts.get(None, ())), stages=stage_facts, penalties=penalties, decisions=decisions,
+        teams=tuple(team_facts.get(None, ())), stages=stage_facts, penalties=penalties, decisions=tuple(decisions),
         appeals=appeals, withdrawals=withdrawals, waived_violations=waived,
     )
 
@@ -184,13 +192,14 @@ def _read_games(by_game: Q, own: Q, team_name: dict[int, str]) -> dict[int, F.Ga
         no_shows[game_id].append((team_name[team_id], nick))
     games: dict[int, F.Game] = {}
     for row in Game.objects.filter(own).values_list(
-            "id", "number", "status", "outcome", "group_label", "round", "scheduled_at", "omon", "game_days", "link"):
-        gid, number, status, outcome, group, rnd, scheduled_at, omon, game_days, link = row
+            "id", "number", "status", "outcome", "group_label", "round", "scheduled_at", "omon", "game_days", "link",
+            "result_recorded_at"):
+        gid, number, status, outcome, group, rnd, scheduled_at, omon, game_days, link, recorded_at = row
         games[gid] = F.Game(
             number=number, status=status, outcome=outcome, group=group or None, round=rnd,
             scheduled_at=scheduled_at, omon=omon, game_days=game_days, link=link or None,
             absent_teams=tuple(absent.get(gid, ())), no_show_eliminated=tuple(no_shows.get(gid, ())),
-            seats=tuple(seats.get(gid, ())),
+            seats=tuple(seats.get(gid, ())), result_recorded_at=recorded_at,
         )
     return games
 

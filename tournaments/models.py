@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 import rulesets
@@ -244,6 +245,10 @@ class Game(models.Model):
     revision = models.PositiveBigIntegerField(
         _("facts revision"), default=0, editable=False,
         help_text=_("Bumped by every change of the game, its seats or its absent teams (tournaments.changes)."))
+    result_recorded_at = models.DateTimeField(
+        _("result first recorded at"), null=True, blank=True, editable=False,
+        help_text=_("When the game first got a result (FL-19: the window for appealing the violations the portal "
+                    "detects in it runs from here); editing the game later does not move it."))
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
     updated_by = models.CharField(_("updated by"), max_length=150, blank=True)
 
@@ -255,6 +260,15 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.stage.key} #{self.number}"
+
+    def save(self, *args, **kwargs) -> None:
+        """The first save with a result (any status but ``scheduled``) records when (FL-19), by any path: the
+        result forms, the API, the admin. The importer sets it itself (bulk_create saves nothing)."""
+        if self.result_recorded_at is None and self.status != GameStatus.SCHEDULED:
+            self.result_recorded_at = timezone.now()
+            if kwargs.get("update_fields") is not None:
+                kwargs["update_fields"] = {*kwargs["update_fields"], "result_recorded_at"}
+        super().save(*args, **kwargs)
 
 
 class Seat(models.Model):
@@ -408,6 +422,32 @@ class Withdrawal(models.Model):
         return f"{self.team} withdrew {self.at:%Y-%m-%d}"
 
 
+class FilingDelegation(models.Model):
+    """CHGK-20: while the captain is temporarily absent, a player of the team files its appeals for a stated period.
+
+    Given by the captain or the organizer; kept with who gave it and when.
+    """
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="delegations", verbose_name=_("team"))
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="filing_delegations",
+                               verbose_name=_("delegated player"))
+    starts_at = models.DateTimeField(_("from"))
+    ends_at = models.DateTimeField(_("until"))
+    granted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+", verbose_name=_("given by"))
+    granted_at = models.DateTimeField(_("given at"))
+
+    class Meta:
+        ordering = ["team", "starts_at"]
+        verbose_name = _("filing delegation")
+        verbose_name_plural = _("filing delegations")
+        constraints = [models.CheckConstraint(condition=models.Q(ends_at__gt=models.F("starts_at")),
+                                              name="delegation_ends_after_it_starts")]
+
+    def __str__(self) -> str:
+        return f"{self.player} for {self.team}: {self.starts_at:%Y-%m-%d %H:%M} - {self.ends_at:%Y-%m-%d %H:%M}"
+
+
 class AuditEntry(models.Model):
     """Who changed which fact, when, from what to what (issue 6)."""
 
@@ -493,12 +533,18 @@ class Decision(models.Model):
     text = models.TextField(_("text"), blank=True)
     author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                verbose_name=_("recorded by"))
+    replacement_for = models.OneToOneField(
+        "tournaments.Appeal", null=True, blank=True, on_delete=models.CASCADE, related_name="replacement",
+        verbose_name=_("replaces the decision of the appeal"),
+        help_text=_("The changed decision a partly upheld appeal records (FL-19): it takes the appealed decision's "
+                    "place and number."))
 
     class Meta:
         ordering = ["tournament", "index"]
         verbose_name = _("decision")
         verbose_name_plural = _("decisions")
-        constraints = [models.UniqueConstraint(fields=["tournament", "index"], name="unique_decision_index")]
+        constraints = [models.UniqueConstraint(fields=["tournament", "index"], name="unique_decision_index",
+                                               condition=models.Q(replacement_for__isnull=True))]
 
     def __str__(self) -> str:
         return f"#{self.index} {self.get_kind_display()}"

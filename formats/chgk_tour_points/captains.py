@@ -42,17 +42,29 @@ from accounts.models import Player
 from accounts.permissions import can_manage_team
 from formats.chgk_tour_points.models import LineUp
 from rulesets.chgk_tour_points import season as chgk_season
-from tournaments.models import Mask, Participant, RosterEntry, Team, Tour
+from rulesets.errors import Conflict, Invalid, NotAllowed
+from tournaments.models import FilingDelegation, Mask, Participant, RosterEntry, Team, Tour
 
 CHGK = "chgk_tour_points"
 
 
-class RosterRefused(Exception):
-    """The change was refused; ``problems`` name the thing and the rule."""
+class RosterRefused(Invalid):
+    """The change was refused; ``problems`` name the thing and the rule.
+
+    Here ``problems`` are the plain messages the team page lists (``located()`` gives them as ``Problem``).
+    """
 
     def __init__(self, problems: list[str]):
+        super().__init__(list(problems))
         self.problems = list(problems)
-        super().__init__("; ".join(self.problems))
+
+
+class RosterNotAllowed(RosterRefused, NotAllowed):
+    """Only the captain manages the team (CHGK-4)."""
+
+
+class RosterConflict(RosterRefused, Conflict):
+    """Already done: the player is already the captain."""
 
 
 @dataclass
@@ -95,7 +107,7 @@ def roster_state(team: Team) -> RosterState:
 
 def _check_allowed(user, team: Team, *, roster_change: bool) -> None:
     if not can_manage_team(user, team):
-        raise RosterRefused([_("Only the captain of %(team)s manages it (CHGK-4).") % {"team": team.name}])
+        raise RosterNotAllowed([_("Only the captain of %(team)s manages it (CHGK-4).") % {"team": team.name}])
     if roster_change and team.tournament.ruleset != CHGK:
         raise RosterRefused([_("Roster changes on this page follow the ChGK season rules (CHGK-2, CHGK-3); for "
                                "this tournament the organizer changes rosters.")])
@@ -176,7 +188,7 @@ def hand_over_captaincy(user, team: Team, player_id: int) -> Team:
     if entry is None:
         raise RosterRefused([_("The new captain must be a player of the team's roster (CHGK-1).")])
     if team.captain_id == entry.player_id:
-        raise RosterRefused([_("%(name)s is already the captain.") % {"name": entry.player.nick}])
+        raise RosterConflict([_("%(name)s is already the captain.") % {"name": entry.player.nick}])
     team.captain = entry.player
     team.save()
     return team
@@ -250,3 +262,25 @@ def store_line_up(user, team: Team, text: str, *, now: dt.datetime | None = None
                   "submitted_by": user if getattr(user, "is_authenticated", False) else None})
     line_up.players.set([e.player for e in state.current if e.player.nick in names])
     return line_up
+
+
+def delegate_filing(user, team: Team, player_id: int, starts_at: dt.datetime, ends_at: dt.datetime, *,
+                    now: dt.datetime | None = None) -> FilingDelegation:
+    """CHGK-20: the captain (or the organizer) lets a player of the team file its appeals for a stated period."""
+    if not can_manage_team(user, team):
+        raise RosterNotAllowed([_("Only the captain of %(team)s or the organizer delegates the filing of appeals "
+                               "(CHGK-20).") % {"team": team.name}])
+    if ends_at <= starts_at:
+        raise RosterRefused([_("The delegation must end after it starts (CHGK-20).")])
+    entry = team.roster.select_related("player").filter(player_id=player_id, left_at__isnull=True).first()
+    if entry is None:
+        raise RosterRefused([_("Only a player of the team's current roster can be delegated (CHGK-20).")])
+    if entry.player_id == team.captain_id:
+        raise RosterRefused([_("The captain files the team's appeals anyway (CHGK-20).")])
+    return FilingDelegation.objects.create(team=team, player=entry.player, starts_at=starts_at, ends_at=ends_at,
+                                           granted_by=user, granted_at=now or timezone.now())
+
+
+def delegations_of(team: Team) -> list[FilingDelegation]:
+    """The team's filing delegations, latest first, with who gave them (CHGK-20)."""
+    return list(team.delegations.select_related("player", "granted_by").order_by("-starts_at", "-pk"))

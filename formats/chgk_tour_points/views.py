@@ -17,10 +17,22 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 from django.views.decorators.http import require_http_methods
 
+from accounts.forms import ActionForm, errors_as_messages
 from accounts.permissions import can_enter_results, can_manage_team
 from accounts.zones import zone_caption
 from formats.chgk_tour_points import captains, services
-from formats.chgk_tour_points.forms import AddPlayersForm, CaptainForm, LineUpForm, ReplaceForm
+from formats.chgk_tour_points.forms import (
+    AddPlayersForm,
+    AdmitForm,
+    ApplicationForm,
+    CaptainForm,
+    ChecklistForm,
+    DelegationForm,
+    HostingForm,
+    LineUpForm,
+    PackForm,
+    ReplaceForm,
+)
 from rulesets.chgk_tour_points import season as rules
 from rulesets.facts import LEAGUES
 from tournaments.models import Question, Team, Tournament
@@ -73,27 +85,38 @@ def applications_view(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         if not organizer:
             return _forbidden(request)
-        post = request.POST
+        chosen = ActionForm(request.POST, actions=("apply", "admit"), default="apply")
+        if not chosen.is_valid():
+            errors_as_messages(request, chosen)
+            return redirect(request.path)
+        admit = chosen.cleaned_data["action"] == "admit"
+        form = AdmitForm(request.POST) if admit else ApplicationForm(request.POST)
+        if not form.is_valid():
+            if admit:
+                errors_as_messages(request, form)
+                return redirect(request.path)
+            return render(request, "chgk_tour_points/applications.html",
+                          _applications_context(request, tournament, organizer, form=form), status=400)
+        data = form.cleaned_data
         try:
-            if post.get("action") == "admit":
-                limit = _limit(post.get("limit"))
-                teams = services.admit(tournament, limit)
+            if admit:
+                teams = services.admit(tournament, data["limit"])
                 messages.success(request, ngettext("%(count)s team admitted (CHGK-5).", "%(count)s teams admitted (CHGK-5).",
                                                    len(teams)) % {"count": len(teams)})
-                return redirect(f"{request.path}?limit={limit or ''}")
-            captain = post.get("captain", "").strip()
-            players = services.split_names(post.get("players", ""))
+                return redirect(f"{request.path}?limit={data['limit'] or ''}")
+            captain, players = data["captain"], data["players"]
             if captain and captain not in players:
                 players.insert(0, captain)
             services.file_application(
-                tournament, team_name=post.get("team_name", ""), captain=captain, players=players,
-                home_university=bool(post.get("home_university")), league=post.get("league", "none"),
-                played_tournaments=post.get("played_tournaments", ""))
+                tournament, team_name=data["team_name"], captain=captain, players=players,
+                home_university=data["home_university"], league=data["league"],
+                played_tournaments=data["played_tournaments"])
             messages.success(request, _("The application is recorded (CHGK-1)."))
         except services.Refused as exc:
             _refused(request, exc)
             return render(request, "chgk_tour_points/applications.html",
-                          _applications_context(request, tournament, organizer, form=post), status=400)
+                          _applications_context(request, tournament, organizer, form=None if admit else form),
+                          status=400)
         return redirect(request.path)
     return render(request, "chgk_tour_points/applications.html",
                   _applications_context(request, tournament, organizer))
@@ -104,7 +127,7 @@ def _applications_context(request: HttpRequest, tournament: Tournament, organize
     rows = [(row, LEAGUE_LABELS.get(row.application.league, row.application.league))
             for row in services.queue(tournament, limit)]
     return {"tournament": tournament, "organizer": organizer, "rows": rows,
-            "limit": limit, "deadline": tournament.registration_deadline, "form": form or {},
+            "limit": limit, "deadline": tournament.registration_deadline, "form": form or ApplicationForm(),
             "leagues": [(k, LEAGUE_LABELS[k]) for k in LEAGUES], "zone": zone_caption(tournament.timezone)}
 
 
@@ -117,22 +140,25 @@ def hosting_view(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         if not organizer:
             return _forbidden(request)
-        post = request.POST
+        form = HostingForm(request.POST)
+        if not form.is_valid():
+            errors_as_messages(request, form)
+            return redirect(request.path)
+        data = form.cleaned_data
         try:
-            action = post.get("action")
+            action = data["action"]
             if action == "wish":
-                team = next((t for t in services.season_teams(tournament) if str(t.pk) == post.get("team")), None)
+                team = next((t for t in services.season_teams(tournament) if t.pk == data["team"]), None)
                 if team is None:
                     raise services.Refused([_("Choose a team of the season.")])
-                services.save_wish(team, post.get("prefers", ""), post.get("cannot", ""))
+                services.save_wish(team, data["prefers"], data["cannot"])
                 messages.success(request, _("The wish of %(team)s is saved (CHGK-7).") % {"team": team.name})
             elif action == "by_hand":
-                services.schedule(tournament, services.parse_order(post.get("order", "")),
-                                  services.parse_dates(post.get("dates", "")))
+                services.schedule(tournament, services.parse_order(data["order"]), services.parse_dates(data["dates"]))
                 messages.success(request, _("The hosting order fixed by hand is saved (CHGK-7)."))
             else:
-                seed = post.get("seed", "").strip() or services.new_seed()
-                services.draw(tournament, seed, services.parse_dates(post.get("dates", "")))
+                seed = data["seed"] or services.new_seed()
+                services.draw(tournament, seed, services.parse_dates(data["dates"]))
                 messages.success(request, _("The hosting order is drawn with the seed %(seed)s (CHGK-7).")
                                  % {"seed": seed})
         except services.Refused as exc:
@@ -152,16 +178,6 @@ def hosting_view(request: HttpRequest, slug: str) -> HttpResponse:
 # --------------------------------------------------------------------------- a tour's questions (CHGK-8, CHGK-9)
 
 
-def _posted_questions(post, count: int) -> list[dict]:
-    questions = []
-    for number in range(1, count + 1):
-        row = {name: post.get(f"q{number}-{name}", "").strip() for name in services.QUESTION_FIELDS}
-        row["number"] = number
-        row["by_host"] = post.get(f"q{number}-origin", "host") == "host"
-        questions.append(row)
-    return questions
-
-
 def questions_view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _tournament(slug)
     tour = services.tour_of(tournament, number)
@@ -173,15 +189,20 @@ def questions_view(request: HttpRequest, slug: str, number: int) -> HttpResponse
     if request.method == "POST":
         if not organizer:
             return _forbidden(request)
-        rows = _posted_questions(request.POST, tour.questions)
-        try:
-            services.save_pack(tournament, tour, rows)
-            messages.success(request, _("The pack of tour %(number)s is saved (CHGK-8, CHGK-9).")
-                             % {"number": tour.number})
-            return redirect(request.path)
-        except services.Refused as exc:
-            _refused(request, exc)
+        form = PackForm(request.POST, count=tour.questions)
+        rows = form.rows()
+        if not form.is_valid():
+            messages.error(request, _("Correct the questions marked below."))
             status = 400
+        else:
+            try:
+                services.save_pack(tournament, tour, rows)
+                messages.success(request, _("The pack of tour %(number)s is saved (CHGK-8, CHGK-9).")
+                                 % {"number": tour.number})
+                return redirect(request.path)
+            except services.Refused as exc:
+                _refused(request, exc)
+                status = 400
     if rows is None:
         stored = {q.number: q for q in Question.objects.filter(tour=tour)}
         rows = []
@@ -208,11 +229,15 @@ def checklists_view(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         if not organizer:
             return _forbidden(request)
-        tour = services.tour_of(tournament, _limit(request.POST.get("tour")) or 0)
+        form = ChecklistForm(request.POST)
+        if not form.is_valid():
+            errors_as_messages(request, form)
+            return redirect(request.path)
+        tour = services.tour_of(tournament, form.cleaned_data["tour"])
         try:
             if tour is None:
                 raise services.Refused([_("Choose a tour of the season.")])
-            services.mark_done(tour, request.POST.get("key", ""), request.POST.get("done") == "1")
+            services.mark_done(tour, form.cleaned_data["key"], form.cleaned_data["done"])
         except services.Refused as exc:
             _refused(request, exc)
         return redirect(request.path)
@@ -237,8 +262,11 @@ def checklists_view(request: HttpRequest, slug: str) -> HttpResponse:
 def team_manage_view(request: HttpRequest, pk: int) -> HttpResponse:
     team = get_object_or_404(Team.objects.select_related("tournament", "captain", "stage"), pk=pk)
     if not can_manage_team(request.user, team):
-        return _refused(request, _("Only the captain of %(team)s manages it.") % {"team": team.name})
-    action = request.POST.get("action", "") if request.method == "POST" else ""
+        return _not_captain(request, _("Only the captain of %(team)s manages it.") % {"team": team.name})
+    chosen = ActionForm(request.POST, actions=("add", "replace", "captain", "line_up", "delegate"))
+    action = chosen.cleaned_data["action"] if request.method == "POST" and chosen.is_valid() else ""
+    if request.method == "POST" and not action:
+        errors_as_messages(request, chosen)
     state = captains.roster_state(team)
     add_form = AddPlayersForm(request.POST if action == "add" else None, prefix="add")
     replace_form = ReplaceForm(request.POST if action == "replace" else None, prefix="replace",
@@ -246,6 +274,8 @@ def team_manage_view(request: HttpRequest, pk: int) -> HttpResponse:
     captain_form = CaptainForm(request.POST if action == "captain" else None, prefix="captain",
                                entries=state.current, captain_id=team.captain_id)
     is_chgk = team.tournament.ruleset == captains.CHGK
+    delegate_form = DelegationForm(request.POST if action == "delegate" else None, prefix="delegate",
+                                   entries=state.current, captain_id=team.captain_id)
     tour = captains.next_tour(team) if is_chgk else None
     line_ups = captains.stored_line_ups(team) if is_chgk else []
     current_line_up = next((lu for lu in line_ups if tour is not None and lu.tour_id == tour.pk), None)
@@ -269,6 +299,15 @@ def team_manage_view(request: HttpRequest, pk: int) -> HttpResponse:
             if not can_manage_team(request.user, team):
                 return redirect("team", slug=team.tournament.slug, pk=team.pk)
             return redirect("team-manage", pk=team.pk)
+        if action == "delegate" and is_chgk and delegate_form.is_valid():
+            data = delegate_form.cleaned_data
+            delegation = captains.delegate_filing(request.user, team, data["player"], data["starts_at"],
+                                                  data["ends_at"])
+            messages.success(request, _("%(name)s may file the team's appeals in that period (CHGK-20).")
+                             % {"name": delegation.player.nick})
+            return redirect("team-manage", pk=team.pk)
+        if action == "delegate" and delegate_form.errors:
+            problems = [str(e) for errors in delegate_form.errors.values() for e in errors]
         if action == "line_up" and line_up_form.is_valid() and tour is None:
             problems = captains.check_line_up(team, line_up_form.cleaned_data["line_up"])
             line_up_checked = True
@@ -285,9 +324,10 @@ def team_manage_view(request: HttpRequest, pk: int) -> HttpResponse:
         "line_up_refused": bool(problems) and action == "line_up" and not line_up_checked,
         "add_form": add_form, "replace_form": replace_form, "captain_form": captain_form,
         "line_up_form": line_up_form, "problems": problems, "line_up_checked": line_up_checked,
+        "delegate_form": delegate_form, "delegations": captains.delegations_of(team) if is_chgk else [],
         "left": [e for e in state.entries if e.left_at is not None],
-    }, status=400 if problems and not line_up_checked else 200)
+    }, status=400 if problems and not line_up_checked or request.method == "POST" and not action else 200)
 
 
-def _refused(request: HttpRequest, text: str) -> HttpResponse:
+def _not_captain(request: HttpRequest, text: str) -> HttpResponse:
     return render(request, "accounts/forbidden.html", {"text": text}, status=403)

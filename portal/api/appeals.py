@@ -23,10 +23,11 @@ from rest_framework.response import Response
 
 from accounts.models import Role, TournamentRole
 from accounts.permissions import can_see_hidden_appellant
+from appeals.services import verdict_given_late
 from portal.api import appeal_writes as api_writes
 from portal.api.common import ApiPagination, ZonedDateTimeField
 from portal.api.filters import UtcDateTimeRangeFilter
-from portal.api.views import WriteRefusalMixin
+from tournaments import commands
 from tournaments.models import Appeal, AppealKind, Decision, DecisionKind, Team, Verdict
 
 CHGK_KINDS = (AppealKind.REMOVAL, AppealKind.ACCEPT_ANSWER)
@@ -140,12 +141,30 @@ class AppealSerializer(serializers.ModelSerializer):
     credited_teams = serializers.SerializerMethodField()
     filed_at = ZonedDateTimeField("tournament")
     verdict_at = ZonedDateTimeField("tournament")
+    given_late = serializers.SerializerMethodField(
+        help_text="CHGK-18: the verdict was given after 23:59 of D+9 (at or after 00:00 of D+10)")
+    replacement = serializers.SerializerMethodField(
+        help_text="FL-19: the changed decision a partly upheld appeal put in the appealed decision's place")
 
     class Meta:
         model = Appeal
         fields = ["id", "tournament", "order", "kind", "stage", "tour", "question", "team", "team_hidden", "answer",
                   "argument", "decision", "appellant", "filed_at", "verdict", "verdict_reasons", "verdict_at",
-                  "credited_teams", "standings_change"]
+                  "given_late", "replacement", "credited_teams", "standings_change"]
+
+    @extend_schema_field(serializers.BooleanField())
+    def get_given_late(self, obj: Appeal) -> bool:
+        return verdict_given_late(obj)
+
+    @extend_schema_field(DecisionSerializer(allow_null=True))
+    def get_replacement(self, obj: Appeal) -> dict | None:
+        if obj.verdict != Verdict.PARTLY or obj.decision_id is None:
+            return None
+        try:
+            decision = obj.replacement
+        except Decision.DoesNotExist:
+            return None
+        return DecisionSerializer(decision).data
 
     def _hidden(self, obj: Appeal) -> bool:
         if obj.kind not in CHGK_KINDS or obj.verdict is not None:
@@ -179,7 +198,8 @@ DECISION_EXAMPLE = {"id": 2, "tournament": "cb-spring-2015", "index": 1, "kind":
 APPEAL_EXAMPLE = {"id": 3, "tournament": "mubk-spring", "order": 0, "kind": "accept_answer", "stage": "season",
                   "tour": 1, "question": 3, "team": None, "team_hidden": True, "answer": "...", "argument": "...",
                   "decision": None, "appellant": None, "filed_at": "2013-03-02T20:00:00+04:00", "verdict": None,
-                  "verdict_reasons": "", "verdict_at": None, "credited_teams": [], "standings_change": []}
+                  "verdict_reasons": "", "verdict_at": None, "given_late": False, "replacement": None,
+                  "credited_teams": [], "standings_change": []}
 
 
 @extend_schema_view(
@@ -195,12 +215,12 @@ APPEAL_EXAMPLE = {"id": 3, "tournament": "mubk-spring", "order": 0, "kind": "acc
         examples=[OpenApiExample("A technical result", value=DECISION_EXAMPLE, response_only=True)],
     ),
 )
-class DecisionViewSet(WriteRefusalMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class DecisionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = DecisionSerializer
     filterset_class = DecisionFilter
     pagination_class = ApiPagination
-    queryset = Decision.objects.select_related("tournament", "stage", "game", "team", "player").order_by(
-        "tournament_id", "index", "id")
+    queryset = Decision.objects.filter(replacement_for=None).select_related(  # a changed decision shows on its appeal
+        "tournament", "stage", "game", "team", "player").order_by("tournament_id", "index", "id")
 
     @extend_schema(
         summary="Record a decision",
@@ -213,7 +233,7 @@ class DecisionViewSet(WriteRefusalMixin, mixins.CreateModelMixin, viewsets.ReadO
             "code": "FP-4", "outcome": "civilians", "decided_at": "2015-03-12T20:00:00+03:00"})],
     )
     def create(self, request, *args, **kwargs):
-        decision = api_writes.create_decision(request.user, request.data)
+        decision = commands.record_decision(request.user, request.data)
         return Response(self.get_serializer(self.get_queryset().get(pk=decision.pk)).data,
                         status=status.HTTP_201_CREATED)
 
@@ -233,11 +253,13 @@ class DecisionViewSet(WriteRefusalMixin, mixins.CreateModelMixin, viewsets.ReadO
         examples=[OpenApiExample("A pending ChGK appeal", value=APPEAL_EXAMPLE, response_only=True)],
     ),
 )
-class AppealViewSet(WriteRefusalMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = AppealSerializer
     filterset_class = AppealFilter
     pagination_class = ApiPagination
-    queryset = Appeal.objects.select_related("tournament", "stage", "tour", "team", "decision").prefetch_related(
+    queryset = Appeal.objects.select_related(
+        "tournament", "stage", "tour__stage", "team", "decision", "replacement__tournament", "replacement__stage",
+        "replacement__game", "replacement__team", "replacement__player").prefetch_related(
         Prefetch("credited_teams", queryset=Team.objects.order_by("name", "id")),
     ).order_by("tournament_id", "order", "id")
 
@@ -265,7 +287,9 @@ class AppealViewSet(WriteRefusalMixin, mixins.CreateModelMixin, viewsets.ReadOnl
     @extend_schema(
         summary="Record the verdict",
         description="`verdict` (`accepted`, `rejected`, `partly`), `reasons`, and for an accepted answer the "
-                    "`credited_teams` (CHGK-22). Only the tournament's appeal jury; the standings recompute.",
+                    "`credited_teams` (CHGK-22); `partly` (Mafia only) carries `replacement`, the changed "
+                    "decision (an interchange decision object) that takes the appealed one's place (FL-19). "
+                    "Only the tournament's appeal jury; the standings recompute.",
         request=OpenApiTypes.OBJECT, responses={200: AppealSerializer},
         examples=[OpenApiExample("Upheld", request_only=True, value={
             "verdict": "accepted", "reasons": "the answer is as precise", "credited_teams": ["Vega"]})],

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 
 import rulesets
+from accounts.permissions import player_of
 from accounts.zones import zone_caption
 from portal.labels import PENALTY_KINDS, SIDES, label, reason_text
 from portal.views.common import TeamIndex
 from portal.views.figures import seat_points, tour_table
 from rulesets.facts import SIDE_OF_ROLE
 from scoring.models import StandingsSnapshot
-from tournaments.models import Appeal, Decision, Game, Mask, Penalty, Question, Tour, Tournament
+from tournaments.models import Appeal, Decision, Game, Mask, Penalty, Question, RosterEntry, Tour, Tournament
 
 
 def stage_violations(tournament: Tournament, stage_key: str) -> list[dict[str, Any]] | None:
@@ -25,6 +28,28 @@ def stage_violations(tournament: Tournament, stage_key: str) -> list[dict[str, A
     value = StandingsSnapshot.objects.filter(tournament=tournament, stage_key=stage_key).values_list(
         "details__details__violations", flat=True).first()
     return value if isinstance(value, list) else None
+
+
+def decision_rows(request: HttpRequest, tournament: Tournament, game: Game) -> list[dict[str, Any]]:
+    """The game's decisions with their times and appeal deadline (as the job stored it), and whether the reader
+    may still appeal each (GP-23, FL-19, CB-17: a participant of a team of the tournament, before the deadline)."""
+    decisions = list(Decision.objects.filter(game=game, replacement_for=None).order_by("index"))
+    if not decisions:
+        return []
+    deadlines = StandingsSnapshot.objects.filter(tournament=tournament, stage_key="").values_list(
+        "details__deadlines", flat=True).first() or {}
+    player = player_of(request.user)
+    entitled = request.user.is_authenticated and (request.user.is_staff or (player is not None and RosterEntry.objects.filter(
+        team__tournament=tournament, player=player).exists()))
+    now = timezone.now()
+    rows = []
+    for decision in decisions:
+        raw = deadlines.get(str(decision.index)) if isinstance(deadlines, dict) else None
+        deadline = dt.datetime.fromisoformat(raw) if raw else None
+        is_open = deadline is not None and now <= deadline
+        rows.append({"decision": decision, "deadline": deadline, "open": is_open,
+                     "can_appeal": bool(entitled and is_open)})
+    return rows
 
 
 def _penalty_rows(game: Game, violations: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
@@ -61,7 +86,7 @@ def game_view(request: HttpRequest, slug: str, stage_key: str, number: int) -> H
         "absent": list(game.absent_teams.order_by("order", "name")),
         "no_shows": list(game.no_show_eliminations.select_related("team", "player").order_by("pk")),
         "penalties": _penalty_rows(game, violations),
-        "decisions": list(Decision.objects.filter(game=game).order_by("index")),
+        "decisions": decision_rows(request, tournament, game),
         "appealable_violations": rulesets.get(tournament.ruleset).appeal_policy.detected_violations,
         "has_points": bool(points), "figures_pending": figures_pending, "zone": zone_caption(tournament.timezone, game.scheduled_at),
     })

@@ -132,6 +132,21 @@ def _player_snapshots(tournament_ids: set[int]) -> dict[int, list[tuple[str, dic
     return by_tournament
 
 
+def _items_of(award: dict[str, Any], player: Player, cups: Any) -> list[str]:
+    """The cups and medals of an award that this player receives.
+
+    A team's award carries its cups; where the ruleset lists who receives them
+    (``details.cups``: FL-20, every family member with at least one game), a
+    roster member who never played gets the team's prize line but no cup.
+    """
+    items = list(award.get("items") or [])
+    if award.get("player") is not None or not isinstance(cups, list):
+        return items
+    mine = {c.get("cup") for c in cups if isinstance(c, dict) and c.get("player") == player.nick
+            and c.get("team") == award.get("team")}
+    return [item for item in items if item in mine]
+
+
 def _player_results(player: Player, entries: list[RosterEntry], snapshots: dict[int, list]) -> dict[int, dict]:
     """Per tournament: the player's table rows, the awards of the player and of the player's teams."""
     out: dict[int, dict] = {}
@@ -140,7 +155,7 @@ def _player_results(player: Player, entries: list[RosterEntry], snapshots: dict[
         teams_of.setdefault(entry.team.tournament_id, []).append(entry.team)
     for tid, items in snapshots.items():
         result = out.setdefault(tid, {"rows": [], "awards": []})
-        for stage_key, export, players, _cups in items:
+        for stage_key, export, players, cups in items:
             names = {t.name for t in teams_of.get(tid, []) if t.stage is None or t.stage.key == stage_key}
             for p in export.get("players") or []:
                 if p.get("player") == player.nick:
@@ -152,8 +167,10 @@ def _player_results(player: Player, entries: list[RosterEntry], snapshots: dict[
                         result["rows"].append({**p, "stage": stage_key, "rank": None, "status_label": ""})
             for award in export.get("awards") or []:
                 if award.get("player") == player.nick or (award.get("player") is None and award.get("team") in names):
+                    items_given = _items_of(award, player, cups)
                     result["awards"].append({**award, "stage": stage_key, "team_award": award.get("player") is None,
-                                             "items_text": [str(label(ITEMS, i)) for i in award.get("items") or []]})
+                                             "items": items_given,
+                                             "items_text": [str(label(ITEMS, i)) for i in items_given]})
     return out
 
 

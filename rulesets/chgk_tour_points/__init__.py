@@ -34,6 +34,7 @@ from rulesets.chgk_tour_points.standings import (
     STAGE_KEYS,
     VERSION,
     appeal_deadline,
+    appeal_in_time,
     compute,
     decision_deadline,
     questions_due,
@@ -41,13 +42,15 @@ from rulesets.chgk_tour_points.standings import (
     validate,
     validate_settings,
     verdict_due,
+    verdict_late,
     verdict_overdue,
 )
 from rulesets.protocol import AppealPolicy, Ruleset
 
 __all__ = [
     "KEY", "VERSION", "STAGE_KEYS", "DEFAULT_SETTINGS", "validate_settings", "validate", "compute",
-    "appeal_deadline", "decision_deadline", "verdict_due", "verdict_overdue", "questions_due", "tour_table",
+    "appeal_deadline", "appeal_in_time", "decision_deadline", "verdict_due", "verdict_late", "verdict_overdue",
+    "questions_due", "tour_table",
     "Application", "ChecklistItem", "HostingWish", "QueueEntry", "admission_queue", "check_appeal_filer",
     "check_appeal_jury", "check_application", "check_line_up", "check_pack", "check_question",
     "check_roster_change", "checklist", "draw_hosting_order", "host_written_range", "line_up_players",
@@ -69,8 +72,11 @@ RULESET = Ruleset(
         appeal_deadline=appeal_deadline,  # CHGK-18: 23:59 of D+3
         decision_deadline=None,  # CHGK-19: appeals are on questions, never against decisions
         verdict_due=verdict_due,  # CHGK-18: 23:59 of D+9
+        appeal_in_time=appeal_in_time,  # CHGK-18: before 00:00 of D+4, the one comparison everywhere
+        verdict_late=verdict_late,  # CHGK-18: a verdict at or after 00:00 of D+10 is "given late"
         question_kinds=("removal", "accept_answer"),  # CHGK-19
-        captain_files=True,  # CHGK-20
+        captain_files=True,
+        filer_check=check_appeal_filer,  # CHGK-20: the captain, or a player delegated for a stated period
     ),
     tour_table=tour_table,  # CHGK-12..CHGK-15
 )

@@ -244,12 +244,26 @@ def decision_deadline(facts: TournamentFacts, decision: Decision) -> dt.datetime
     return None
 
 
-def appeal_is_late(facts: TournamentFacts, appeal: Appeal) -> bool:
-    """Filed after 23:59 of D+3 (any moment of the minute 23:59 still counts, CHGK-18)."""
+def appeal_in_time(facts: TournamentFacts, appeal: Appeal) -> bool:
+    """CHGK-18: an appeal is in time at any instant before 00:00 of D+4 in the tournament's zone (fractions of
+    a second included). The one comparison of the form, the API and the import."""
     tour = _appeal_tour(facts, appeal)
     if tour is None or tour.played_on is None:
+        return True
+    return appeal.filed_at < _next_midnight(facts, tour.played_on, APPEAL_DAYS)
+
+
+def appeal_is_late(facts: TournamentFacts, appeal: Appeal) -> bool:
+    """Filed at or after 00:00 of D+4 (any moment of the minute 23:59 of D+3 still counts, CHGK-18)."""
+    return not appeal_in_time(facts, appeal)
+
+
+def verdict_late(facts: TournamentFacts, appeal: Appeal) -> bool:
+    """CHGK-18: a verdict given at or after 00:00 of D+10 stays marked "given late"."""
+    tour = _appeal_tour(facts, appeal)
+    if appeal.pending or appeal.decided_at is None or tour is None or tour.played_on is None:
         return False
-    return appeal.filed_at >= _next_midnight(facts, tour.played_on, APPEAL_DAYS)
+    return appeal.decided_at >= _next_midnight(facts, tour.played_on, VERDICT_DAYS)
 
 
 def appeal_window_open(facts: TournamentFacts, tour: Tour, now: dt.datetime) -> bool:

@@ -20,17 +20,19 @@ from rulesets.family_league.standings import (
     appeal_deadline,
     compute,
     decision_deadline,
+    detected_violation_deadline,
     rank_table,
     seat_points,
     validate,
     verdict_due,
+    violation_windows,
 )
 from rulesets.protocol import AppealPolicy, Ruleset
 
 __all__ = [
     "KEY", "VERSION", "STAGE_KEYS", "DEFAULT_SETTINGS", "validate_settings", "validate", "compute",
     "appeal_deadline", "decision_deadline", "verdict_due", "seat_points", "rank_table",
-    "DETECTED_VIOLATION_HOURS", "DETECTED_VIOLATIONS", "RULESET",
+    "detected_violation_deadline", "violation_windows", "DETECTED_VIOLATION_HOURS", "DETECTED_VIOLATIONS", "RULESET",
 ]
 
 RULESET = Ruleset(
@@ -47,7 +49,8 @@ RULESET = Ruleset(
         appeal_deadline=appeal_deadline,  # FL-19: the appealed decision's deadline
         decision_deadline=decision_deadline,  # FL-19: 72 hours after its publication
         verdict_due=None,  # FL-19 sets no date for the curator's verdict
-        detected_violation_hours=DETECTED_VIOLATION_HOURS,  # FL-19
+        detected_violation_hours=DETECTED_VIOLATION_HOURS,  # FL-19: from the game's result_recorded_at
+        violation_windows=violation_windows,  # FL-19: not final while a detected violation's window is open
         detected_violations=DETECTED_VIOLATIONS,  # FL-15.1..FL-15.4
     ),
     seat_points=seat_points,  # FL-13, FL-14

@@ -300,12 +300,27 @@ class _Judge:
         return out
 
 
+_last_analysis: tuple[TournamentFacts, LeagueAnalysis] | None = None
+
+
 def analyse(facts: TournamentFacts) -> LeagueAnalysis:
     """Judge every game of the tournament and number every violation's fine (FL-13..FL-18).
 
     Violations annulled by an upheld appeal (FL-19, ``facts.waived_violations``) cost
-    nothing and the later fines are numbered without them.
+    nothing and the later fines are numbered without them. The facts are immutable and the
+    analysis is only read: the last one is reused for the same facts object (a recompute asks
+    for it once per stage and once for the FL-19 windows).
     """
+    global _last_analysis
+    last = _last_analysis
+    if last is not None and last[0] is facts:
+        return last[1]
+    analysis = _analyse(facts)
+    _last_analysis = (facts, analysis)
+    return analysis
+
+
+def _analyse(facts: TournamentFacts) -> LeagueAnalysis:
     judge = _Judge(facts)
     analysis = LeagueAnalysis(denominator=judge.denominator)
     for stage in ordered_stages(facts):

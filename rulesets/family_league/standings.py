@@ -17,7 +17,8 @@ Interpretations:
   qualifying stage is also over once the document holds the final. Export
   ``final`` is true only for the final stage once it is complete, no appeal
   is pending and no appeal window (72 h after a decision's publication,
-  FL-19) is open at ``now``.
+  FL-19) is open at ``now``, nor the window of a violation the portal
+  detected (72 h after its game's ``result_recorded_at``, FL-19).
 - FL-11: the qualifying cut is settled only when the stage is complete; teams
   still tied across the cut stay ``active`` (awaiting the curator) until a
   ``tie_break`` decision orders them. FL-12: the final ignores ``tie_break``
@@ -71,8 +72,9 @@ VERSION = 1
 STAGE_KEYS: tuple[str, ...] = ("qualifying", "final")
 APPEAL_HOURS = 72
 APPEAL_FROM = "published_at"
-DETECTED_VIOLATION_HOURS = 72  # FL-19: a detected violation may be appealed within 3 days of its game's entry
+DETECTED_VIOLATION_HOURS = 72  # FL-19: a detected violation may be appealed within 3 days of its game's result
 DETECTED_VIOLATIONS: tuple[str, ...] = tuple(FL15_CODES)  # FL-15.1..FL-15.4: the violations the portal detects
+DETECTED_VIOLATIONS_KINDS = frozenset(DETECTED_VIOLATIONS)
 MAX_PLAYERS_IN_GAME = 21
 STATS_RANGE = (150, 450)
 CUPS = ("gold cup", "silver cup", "bronze cup")
@@ -209,6 +211,34 @@ def appeal_window_open(facts: TournamentFacts, now: dt.datetime) -> bool:
     penalty, which no appeal can name, opens no window of its own.
     """
     return mafia.appeal_window_open(facts, APPEAL_HOURS, APPEAL_FROM, now)
+
+
+def detected_violation_deadline(game: Game) -> dt.datetime | None:
+    """FL-19: a violation the portal detected in ``game`` may be appealed until 72 hours after the moment the
+    game's result was first recorded (``result_recorded_at``); None when that moment is unknown."""
+    if game.result_recorded_at is None:
+        return None
+    return game.result_recorded_at + dt.timedelta(hours=DETECTED_VIOLATION_HOURS)
+
+
+def violation_windows(facts: TournamentFacts, now: dt.datetime,
+                      analysis: LeagueAnalysis | None = None) -> list[dt.datetime]:
+    """The moments the FL-19 windows of detected violations still open at ``now`` close, earliest first.
+
+    A window is open for a game with a violation the portal detected (FL-15, FL-10; not annulled on appeal)
+    while ``now`` is before ``result_recorded_at`` + 72 h: the stage is not final then.
+    """
+    open_games: dict[tuple[str, int], dt.datetime] = {}
+    for stage in facts.stages:
+        for game in stage.games:
+            deadline = detected_violation_deadline(game)
+            if deadline is not None and now < deadline:
+                open_games[(stage.key, game.number)] = deadline
+    if not open_games:
+        return []
+    analysis = analysis or analyse(facts)
+    return sorted({open_games[(v.stage, v.game)] for v in analysis.violations
+                   if v.kind in DETECTED_VIOLATIONS_KINDS and v.game is not None and (v.stage, v.game) in open_games})
 
 
 # --- stages and completion --------------------------------------------------------------------------------
@@ -502,7 +532,8 @@ def _final(facts: TournamentFacts, stage: Stage, analysis: LeagueAnalysis, compl
     rows = [row for pool_rows in _rows_for(stage, analysis, pools, lambda _p: None).values()
             for row in pool_rows]
     ranked = rank_table(rows, mafia.disqualified_teams(facts))
-    final = complete and not mafia.any_pending_appeal(facts) and not appeal_window_open(facts, now)
+    final = (complete and not mafia.any_pending_appeal(facts) and not appeal_window_open(facts, now)
+             and not violation_windows(facts, now, analysis))
     if final:
         for row in ranked:
             if row.status != "disqualified" and row.rank == 1:
