@@ -5,9 +5,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.db.models import Min
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from formats.class_balanced.services import publication_due
 from formats.registry import DashboardItem as Item
 from formats.registry import FormatHome, Link, admin_url
 from rulesets import facts as F
@@ -22,16 +24,24 @@ def tournament_links(tournament: Any, user: Any) -> list[Link]:
                  signed_in=True) for stage in tournament.stages.all()]
 
 
-def _schedules(tournament: Tournament) -> list[Item]:
+def _schedules(tournament: Tournament, now: dt.datetime) -> list[Item]:
+    """Stages with games to play whose table is not published, due CB-2's days before the stage starts."""
     stages = Stage.objects.filter(tournament=tournament, published_at__isnull=True,
-                                  games__status=GameStatus.SCHEDULED).distinct().order_by("order")
-    return [Item("schedules", f"schedule:{s.key}",
-                 _("The schedule of %(stage)s is not published; results cannot be entered until it is.")
-                 % {"stage": s.key}, admin_url("tournaments_stage_change", s.pk), rule="CB-2") for s in stages]
+                                  games__status=GameStatus.SCHEDULED).annotate(
+        starts_at=Min("games__scheduled_at")).distinct().order_by("order")
+    items = []
+    for stage in stages:
+        stage.tournament = tournament
+        due = publication_due(stage, stage.starts_at)
+        items.append(Item("schedules", f"schedule:{stage.key}",
+                          _("The schedule of %(stage)s is not published; results cannot be entered until it is.")
+                          % {"stage": stage.key}, admin_url("tournaments_stage_change", stage.pk), rule="CB-2",
+                          due=due, overdue=due is not None and now > due))
+    return items
 
 
 def dashboard_items(tournament: Any, now: dt.datetime, pending: list) -> list[Item]:
-    return _schedules(tournament)
+    return _schedules(tournament, now)
 
 
 def game_problems(stage: Stage, fgame: F.Game, scheduled_classes: dict[str, str]) -> list[Problem]:

@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from rulesets.class_balanced import schedule as gen
+from rulesets.class_balanced.settings import config
 from rulesets.errors import Conflict, Invalid
 from scoring.models import StandingsSnapshot
 from tournaments.models import Game, GameStatus, Stage, Team
@@ -82,6 +83,26 @@ def generate(stage: Stage, seed: str, progress: Callable[[int, int], None] | Non
         stage.seed = str(seed)
         stage.save(update_fields=["seed"])
     return len(rows)
+
+
+def stage_starts_at(stage: Stage) -> dt.datetime | None:
+    """When the stage starts: its first game's scheduled time (None before a schedule exists)."""
+    return stage.games.exclude(scheduled_at__isnull=True).order_by("scheduled_at").values_list(
+        "scheduled_at", flat=True).first()
+
+
+def publication_due(stage: Stage, starts_at: dt.datetime | None = None) -> dt.datetime | None:
+    """CB-2: the table is published at least ``schedule_published_days_before`` days before the stage starts."""
+    starts_at = starts_at or stage_starts_at(stage)
+    if starts_at is None:
+        return None
+    days = config(stage.tournament.settings).schedule_published_days_before
+    return starts_at - dt.timedelta(days=days)
+
+
+def day_turn_minutes(stage: Stage) -> int | None:
+    """CB-4: how long a day turn lasts in this stage (3 minutes in stage 2, else 2, by the settings)."""
+    return config(stage.tournament.settings).day_turn_minutes.get(stage.key)
 
 
 def publish(stage: Stage, now: dt.datetime | None = None) -> None:

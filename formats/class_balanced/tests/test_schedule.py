@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -71,3 +73,25 @@ def test_the_schedule_page_starts_the_job_and_shows_the_table(client):
     assert stage.published_at is not None
     client.force_login(UserFactory())
     assert client.get(url).status_code == 403
+
+
+def test_cb_2_cb_4_the_schedule_page_shows_the_publication_deadline_and_the_day_turn_and_the_dashboard_flags_it(client):
+    from formats.class_balanced.services import publication_due, stage_starts_at
+    from portal.dashboard import attention_items
+
+    tournament, stage = fresh_stage_one()
+    generate(stage, "7")
+    starts_at = stage_starts_at(stage)
+    due = publication_due(stage)
+    assert due == starts_at - dt.timedelta(days=1), "schedule_published_days_before defaults to 1 (CB-2)"
+    organizer = UserFactory()
+    TournamentRole.objects.create(user=organizer, tournament=tournament, role=Role.ORGANIZER)
+    client.force_login(organizer)
+    page = client.get(f"/t/{tournament.slug}/stages/stage-1/schedule/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "A day turn lasts 2 minutes (CB-4)." in page
+    assert "The table is to be published by" in page
+    item = next(i for i in attention_items(tournament, due + dt.timedelta(hours=1)) if i.section == "schedules")
+    assert item.due == due and item.overdue and item.rule == "CB-2"
+    publish(stage, due + dt.timedelta(hours=1))
+    page = client.get(f"/t/{tournament.slug}/stages/stage-1/schedule/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "later than CB-2 asks" in page
