@@ -62,8 +62,12 @@ def _no_rule(stage_key: str) -> str:
     return ""
 
 
-def _no_problems(stage: Any, game: Any, scheduled_classes: dict[str, str]) -> list:
+def _no_problems(stage: Any, game: Any, row: Any) -> list:
     return []
+
+
+def _no_calendar(tournament: Any, stage_key: str | None) -> bytes | None:
+    return None
 
 
 def _nothing(*args: Any) -> dict[str, Any]:
@@ -83,10 +87,13 @@ class FormatHome:
     - ``player_items(player, entries, now, viewer_zone)``: what "my tournaments"
       adds for a player (keys of the page's context);
     - ``prize_rule(stage_key)``: the rule code a stage's prizes are paid under;
-    - ``game_problems(stage, game, scheduled_classes)``: the format's refusals of
-      a Mafia game being recorded (``rulesets.base.Problem``, paths from the game);
+    - ``game_problems(stage, game, row)``: the format's refusals of a Mafia game
+      being recorded (``game``: its facts; ``row``: the stored game, with what
+      the schedule gave it; ``rulesets.base.Problem``, paths from the game);
     - ``game_entry_context(tournament, stage_key)``: what the game entry form
-      shows beside the seats (keys of the page's context).
+      shows beside the seats (keys of the page's context);
+    - ``schedule_ics(tournament, stage_key)``: the format's own iCalendar feed of
+      the schedule (FL-9), ``None`` for the shared one.
     """
 
     key: str
@@ -95,8 +102,9 @@ class FormatHome:
     dashboard_items: Callable[[Any, dt.datetime, list], list[DashboardItem]] = _no_items
     player_items: Callable[..., dict[str, Any]] = _nothing
     prize_rule: Callable[[str], str] = _no_rule
-    game_problems: Callable[[Any, Any, dict[str, str]], list] = _no_problems
+    game_problems: Callable[[Any, Any, Any], list] = _no_problems
     game_entry_context: Callable[[Any, str], dict[str, Any]] = _nothing
+    schedule_ics: Callable[[Any, str | None], bytes | None] = _no_calendar
 
 
 _HOMES: dict[str, FormatHome] = {}

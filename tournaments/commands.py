@@ -26,7 +26,7 @@ Format hooks: ``tournaments/`` cannot import ``formats/``, so the refusals a
 format adds to a game being recorded (class_balanced's CB-2, CB-6:
 ``FormatHome.game_problems``) come in as the ``game_problems`` argument of
 ``record_game`` and ``update_game``, a callable ``(stage, game facts,
-scheduled classes) -> problems`` that the portal takes from
+the stored game row) -> problems`` that the portal takes from
 ``formats.registry`` (``portal.hooks.game_problems``). A caller that passes
 none (a script, a test of the facts alone) is judged by the interchange rules
 and the ruleset only.
@@ -68,7 +68,7 @@ from tournaments.models import (
     Tournament,
 )
 
-GameProblems = Callable[[Stage, F.Game, dict], Sequence[Problem]]
+GameProblems = Callable[[Stage, F.Game, Game], Sequence[Problem]]
 MASKS_KEYS = {"masks", "version"}
 MAX_POINTS = Decimal("99999.999")
 
@@ -277,7 +277,7 @@ def update_game(user, game_id: int, data: Any, *, game_problems: GameProblems | 
 
 def _write_game(game: Game, stage: Stage, fgame: F.Game, user, game_problems: GameProblems | None) -> None:
     if game_problems is not None:
-        _refuse_problems(game_problems(stage, fgame, game.scheduled_classes or {}))
+        _refuse_problems(game_problems(stage, fgame, game))
     teams = _teams_of(stage.tournament, stage)
     players = _players({s.player for s in fgame.seats} | {p for _t, p in fgame.no_show_eliminated})
     game.number = fgame.number

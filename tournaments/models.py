@@ -232,6 +232,7 @@ class Game(models.Model):
                               verbose_name=_("group"))
     group_label = models.CharField(_("group label"), max_length=20, blank=True)
     round = models.PositiveIntegerField(_("round / tour"), null=True, blank=True)
+    room_comment = models.CharField(_("room comment (FL-9)"), max_length=200, blank=True)
     scheduled_at = models.DateTimeField(_("scheduled at"), null=True, blank=True)
     status = models.CharField(_("status"), max_length=12, choices=GameStatus.choices, default=GameStatus.PLAYED)
     outcome = models.CharField(_("outcome"), max_length=12, choices=Outcome.choices, null=True, blank=True)
@@ -239,6 +240,7 @@ class Game(models.Model):
     game_days = models.PositiveIntegerField(_("game days"), null=True, blank=True)
     link = models.CharField(_("log link"), max_length=500, blank=True)
     absent_teams = models.ManyToManyField(Team, blank=True, related_name="absences", verbose_name=_("absent teams"))
+    scheduled_teams = models.JSONField(_("teams the schedule gives this game (CB-5)"), default=list, blank=True)
     scheduled_classes = models.JSONField(_("classes the schedule gives each team (CB-6)"), default=dict,
                                          blank=True)
     version = models.PositiveIntegerField(_("version"), default=1)

@@ -15,7 +15,7 @@ from formats.registry import FormatHome, Link, admin_url
 from rulesets import facts as F
 from rulesets.base import Problem, strip_prefix
 from rulesets.class_balanced import KEY, scheduled_class_problems
-from tournaments.models import GameStatus, Stage, Tournament
+from tournaments.models import Game, GameStatus, Stage, Tournament
 
 
 def tournament_links(tournament: Any, user: Any) -> list[Link]:
@@ -44,16 +44,27 @@ def dashboard_items(tournament: Any, now: dt.datetime, pending: list) -> list[It
     return _schedules(tournament, now)
 
 
-def game_problems(stage: Stage, fgame: F.Game, scheduled_classes: dict[str, str]) -> list[Problem]:
-    """No results before the table is published (CB-2); seats in the scheduled class (CB-6)."""
+def game_problems(stage: Stage, fgame: F.Game, row: Game) -> list[Problem]:
+    """No results before the table is published (CB-2); only the teams the table gives the game (CB-5); seats in
+    the scheduled class (CB-6)."""
     if fgame.status not in F.SCORING_STATUSES:
         return []
     if stage.published_at is None:
         return [Problem("status", _("the table of %(stage)s is not published yet: results are refused (CB-2)")
                         % {"stage": stage.key})]
-    if scheduled_classes:
-        return strip_prefix(scheduled_class_problems(fgame, "game", scheduled_classes), "game")
-    return []
+    scheduled = list(row.scheduled_teams or [])
+    if not scheduled:
+        if stage.games.exclude(scheduled_teams=[]).exists():
+            return [Problem("number", _("game %(number)s is not in the published table of %(stage)s (CB-2)")
+                            % {"number": fgame.number, "stage": stage.key})]
+        return []
+    problems = [Problem(f"seats[{index}].team", _("%(team)s does not play game %(number)s; the table gives it "
+                                                  "%(teams)s (CB-5)") % {"team": seat.team, "number": row.number,
+                                                                         "teams": ", ".join(scheduled)})
+                for index, seat in enumerate(fgame.seats) if seat.team not in scheduled]
+    if row.scheduled_classes:
+        problems += strip_prefix(scheduled_class_problems(fgame, "game", row.scheduled_classes), "game")
+    return problems
 
 
 HOME = FormatHome(key=KEY, urls="formats.class_balanced.urls", tournament_links=tournament_links,

@@ -77,8 +77,8 @@ def generate(stage: Stage, seed: str, progress: Callable[[int, int], None] | Non
             Game(stage=stage, number=slot.number, round=slot.day + 1, status=GameStatus.SCHEDULED,
                  scheduled_at=dt.datetime.combine(start + dt.timedelta(days=slot.day), FIRST_GAME, tzinfo=zone)
                  + slot.order * GAME_SPACING,
-                 group_label="", scheduled_classes=classes)
-            for slot, _teams, classes in rows
+                 group_label="", scheduled_teams=list(teams_), scheduled_classes=classes)
+            for slot, teams_, classes in rows
         ])
         stage.seed = str(seed)
         stage.save(update_fields=["seed"])

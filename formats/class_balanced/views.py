@@ -48,8 +48,8 @@ def stage_schedule_view(request: HttpRequest, slug: str, stage_key: str) -> Http
     progress = progress_of(stage.pk)
     starts_at = stage_starts_at(stage)
     due = publication_due(stage, starts_at)
-    games = list(stage.games.order_by("number").values("number", "round", "scheduled_at", "scheduled_classes",
-                                                        "status"))
+    games = list(stage.games.order_by("number").values("number", "round", "scheduled_at", "scheduled_teams",
+                                                        "scheduled_classes", "status"))
     return render(request, "class_balanced/stage_schedule.html", {
         "tournament": stage.tournament, "stage": stage, "games": games, "progress": progress,
         "running": bool(progress and progress.get("state") == "running"),

@@ -5,6 +5,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from accounts.forms import UNKNOWN_ACTION
+from rulesets.elimination_gp.standings import EXTRA_INDICATORS
 
 
 def _choices(*keys: str) -> list[tuple[str, str]]:
@@ -23,6 +24,8 @@ class RegistrationForm(forms.Form):
     commission = forms.CharField(label=_("stage commission"), required=False)
     game_times = forms.CharField(label=_("game times"), required=False)
     prize_fund = forms.CharField(label=_("prize fund"), required=False)
+    extra_indicator = forms.ChoiceField(label=_("extra indicator (GP-17)"), required=False,
+                                        choices=[("", "—"), *[(key, key) for key in EXTRA_INDICATORS]])
 
 
 class DrawForm(forms.Form):

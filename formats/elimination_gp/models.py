@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from rulesets.elimination_gp.standings import EXTRA_INDICATORS
+
 
 class StageRegistration(models.Model):
     """A player's registration for a Grand Prix stage (GP-3..GP-6), kept after a withdrawal for the history."""
@@ -43,7 +45,8 @@ class StageRegistration(models.Model):
 class StageConditions(models.Model):
     """GP-2: what the host family publishes before registration opens, locked once it is open.
 
-    The extra indicator (GP-17) is the series' ``extra_indicator`` setting, shown beside these.
+    The extra indicator (GP-17) is chosen here for the stage; saving it writes the stage's entry of the
+    tournament's ``extra_indicator`` setting, which the ruleset reads.
     """
 
     stage = models.OneToOneField("tournaments.Stage", on_delete=models.CASCADE, related_name="conditions",
@@ -51,6 +54,8 @@ class StageConditions(models.Model):
     commission = models.TextField(_("stage commission"), blank=True)
     game_times = models.TextField(_("game times"), blank=True)
     prize_fund = models.TextField(_("prize fund"), blank=True)
+    extra_indicator = models.CharField(_("extra indicator (GP-17)"), max_length=30, blank=True,
+                                       choices=[(key, key) for key in EXTRA_INDICATORS])
     registration_opened_at = models.DateTimeField(_("registration opened at"), null=True, blank=True)
     updated_by = models.CharField(_("updated by"), max_length=150, blank=True)
 
@@ -63,5 +68,5 @@ class StageConditions(models.Model):
 
     def missing(self) -> list[str]:
         names = {"commission": _("stage commission"), "game_times": _("game times"),
-                 "prize_fund": _("prize fund")}
+                 "prize_fund": _("prize fund"), "extra_indicator": _("extra indicator (GP-17)")}
         return [str(label) for field, label in names.items() if not getattr(self, field).strip()]

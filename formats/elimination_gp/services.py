@@ -22,6 +22,7 @@ from formats.elimination_gp.models import StageConditions, StageRegistration
 from rulesets import elimination_gp as gp
 from rulesets import errors
 from rulesets.elimination_gp.draw import PLAYERS_PER_BASKET_PER_TEAM, BasketEntry, draw_teams, make_baskets
+from rulesets.elimination_gp.finalists import DEFAULT_EXTRA_INDICATOR
 from rulesets.elimination_gp.registration import (
     MAX_INVITATIONS,
     Registration,
@@ -30,6 +31,7 @@ from rulesets.elimination_gp.registration import (
     replace_withdrawal,
     stage_roster,
 )
+from rulesets.elimination_gp.standings import EXTRA_INDICATORS, QUALIFYING_KEYS
 from rulesets.facts import Player as FactsPlayer
 from scoring.models import StandingsSnapshot
 from tournaments import audit
@@ -162,22 +164,45 @@ def registration_open(stage: Stage) -> bool:
     return StageConditions.objects.filter(stage=stage, registration_opened_at__isnull=False).exists()
 
 
-def save_conditions(stage: Stage, *, user, commission: str, game_times: str, prize_fund: str) -> StageConditions:
-    """GP-2: the host family sets the conditions; once registration is open only the committee corrects them."""
+def save_conditions(stage: Stage, *, user, commission: str, game_times: str, prize_fund: str,
+                    extra_indicator: str = "") -> StageConditions:
+    """GP-2: the host family sets the conditions; once registration is open only the committee corrects them.
+
+    The stage's extra indicator (GP-17) also becomes the stage's entry of the tournament's ``extra_indicator``
+    setting (one per stage), which the ruleset reads; the recompute follows from the settings' change.
+    """
     with transaction.atomic():
         conditions = StageConditions.objects.select_for_update().get_or_create(stage=stage)[0]
         if conditions.registration_opened_at is not None and not is_committee(user, stage.tournament):
             raise GpNotAllowed(_("Registration is open: the stage's conditions are locked; only the committee "
                                  "may correct them (GP-2)."))
         before = {"commission": conditions.commission, "game_times": conditions.game_times,
-                  "prize_fund": conditions.prize_fund}
+                  "prize_fund": conditions.prize_fund, "extra_indicator": conditions.extra_indicator}
+        if extra_indicator and extra_indicator not in EXTRA_INDICATORS:
+            raise Refused(_("Unknown extra indicator %(value)s (GP-17).") % {"value": extra_indicator})
         conditions.commission, conditions.game_times, conditions.prize_fund = commission, game_times, prize_fund
+        conditions.extra_indicator = extra_indicator
+        if extra_indicator:
+            _set_stage_indicator(stage, extra_indicator)
         conditions.updated_by = user.get_username()
         conditions.save()
         action = "correct" if conditions.registration_opened_at else "set"
         audit.record(action, conditions, before, {"commission": commission, "game_times": game_times,
-                                                  "prize_fund": prize_fund}, user=user)
+                                                  "prize_fund": prize_fund, "extra_indicator": extra_indicator},
+                     user=user)
     return conditions
+
+
+def _set_stage_indicator(stage: Stage, indicator: str) -> None:
+    """The tournament's ``extra_indicator`` setting as one indicator per qualifying stage, this one's changed."""
+    tournament = Tournament.objects.select_for_update().get(pk=stage.tournament_id)
+    current = tournament.settings.get("extra_indicator", DEFAULT_EXTRA_INDICATOR)
+    per_stage = dict(current) if isinstance(current, dict) else {key: current for key in QUALIFYING_KEYS}
+    if per_stage.get(stage.key) == indicator:
+        return
+    per_stage[stage.key] = indicator
+    tournament.settings = {**tournament.settings, "extra_indicator": per_stage}
+    tournament.save(update_fields=["settings"])
 
 
 def open_registration(stage: Stage, *, user) -> StageConditions:

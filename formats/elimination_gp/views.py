@@ -22,6 +22,8 @@ from formats.elimination_gp import services
 from formats.elimination_gp.forms import DrawForm, RegistrationForm
 from formats.elimination_gp.models import StageRegistration
 from rulesets.elimination_gp.draw import default_seed, draw_teams
+from rulesets.elimination_gp.finalists import extra_indicator_of
+from rulesets.elimination_gp.standings import EXTRA_INDICATORS
 from scoring.models import StandingsSnapshot
 from tournaments.models import Game, RosterEntry, Stage, Tournament
 
@@ -79,8 +81,8 @@ def registration_view(request: HttpRequest, slug: str, stage_key: str) -> HttpRe
         "waiting_rows": [(n, view.registrations[n].registered_at) for n in view.roster.waiting],
         "invitations_left": max(0, services.MAX_INVITATIONS - view.roster.invitations_used),
         "size": int(settings["players_per_stage"]), "zone": zone_caption(tournament.timezone),
-        "conditions": services.conditions_of(stage), "extra_indicator": settings.get("extra_indicator"),
-        "committee": services.is_committee(request.user, tournament),
+        "conditions": services.conditions_of(stage), "extra_indicator": extra_indicator_of(settings, stage.key),
+        "committee": services.is_committee(request.user, tournament), "extra_indicators": EXTRA_INDICATORS,
     })
 
 
@@ -95,7 +97,8 @@ def _conditions_action(request: HttpRequest, stage: Stage, organizer: bool, data
             messages.success(request, _("Registration is open (GP-2)."))
         else:
             services.save_conditions(stage, user=request.user, commission=data["commission"],
-                                     game_times=data["game_times"], prize_fund=data["prize_fund"])
+                                     game_times=data["game_times"], prize_fund=data["prize_fund"],
+                                     extra_indicator=data.get("extra_indicator") or "")
             messages.success(request, _("The stage's conditions are saved (GP-2)."))
     except services.Refused as exc:
         messages.error(request, str(exc))

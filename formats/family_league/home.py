@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import zoneinfo
+from collections import defaultdict
 from typing import Any
 
 from django.db.models import Min
@@ -16,7 +17,9 @@ from formats.registry import DashboardItem as Item
 from formats.registry import FormatHome, Link, admin_url
 from rulesets.facts import Player as FactPlayer
 from rulesets.family_league import KEY
+from rulesets.family_league.calendar import FINAL_GROUP, ROOM_OPEN_MINUTES, CalendarSlot, calendar_ics
 from rulesets.family_league.entry import BlacklistEntry, eligibility_problems
+from rulesets.family_league.settings import setting
 from tournaments.models import Game, Participant, RosterEntry, Team, Tournament
 
 LIMIT = 100
@@ -75,5 +78,33 @@ def prize_rule(stage_key: str) -> str:
     return "FL-20"
 
 
+def schedule_ics(tournament: Tournament, stage_key: str | None) -> bytes:
+    """FL-9: one event per game room, named by its comment, from the opening to 5 minutes later; groups staggered.
+
+    A game generated from the league's calendar keeps its comment; an imported game gets the comment of its
+    group, playing day and game of that day, as the calendar would have named it.
+    """
+    games = Game.objects.filter(stage__tournament=tournament, scheduled_at__isnull=False).select_related(
+        "stage").order_by("stage__order", "scheduled_at", "number")
+    if stage_key:
+        games = games.filter(stage__key=stage_key)
+    template = setting(tournament.settings, "room_comment")
+    zone = zoneinfo.ZoneInfo(tournament.timezone)
+    seen: dict[tuple, int] = defaultdict(int)
+    slots = []
+    for game in games:
+        group = game.group_label or (FINAL_GROUP if game.stage.key == "final" else "1")
+        day = game.round or 1
+        starts_at = game.scheduled_at.astimezone(zone)  # events in the tournament's zone, with its VTIMEZONE
+        local_day = starts_at.date()
+        seen[(game.stage_id, group, local_day)] += 1
+        n = seen[(game.stage_id, group, local_day)]
+        comment = game.room_comment or template.format(group=group, day=day, n=n)
+        slots.append(CalendarSlot(number=game.number, group=group, day=day, n=n, game_in_group=game.number,
+                                  starts_at=starts_at, ends_at=starts_at + dt.timedelta(minutes=ROOM_OPEN_MINUTES),
+                                  comment=comment))
+    return calendar_ics(slots, name=tournament.name, uid_prefix=f"{tournament.slug}-{stage_key or 'all'}").encode()
+
+
 HOME = FormatHome(key=KEY, urls="formats.family_league.urls", tournament_links=tournament_links,
-                  dashboard_items=dashboard_items, prize_rule=prize_rule)
+                  dashboard_items=dashboard_items, prize_rule=prize_rule, schedule_ics=schedule_ics)

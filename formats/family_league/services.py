@@ -330,6 +330,7 @@ def generate_stage_calendar(user, tournament: Tournament, stage: Stage, starts_o
     return [
         Game.objects.create(stage=stage, number=slot.number, group=groups.get(slot.group), group_label=slot.group,
                             round=slot.day, scheduled_at=slot.starts_at, status=GameStatus.SCHEDULED,
+                            room_comment=slot.comment,
                             updated_by=user.get_username())
         for slot in slots
     ]

@@ -42,6 +42,7 @@ from rest_framework.views import APIView
 
 from accounts.models import Family, Player, TournamentRole
 from accounts.permissions import can_enter_results, can_record_decisions
+from formats import registry
 from portal import hooks
 from portal.api.common import (
     DETAIL_SCHEMA,
@@ -349,8 +350,12 @@ class ScheduleCalendarView(APIView):
         if tournament is None:
             return HttpResponse(_("No tournament %(slug)r.") % {"slug": slug}, status=404,
                                 content_type="text/plain; charset=utf-8")
-        games, tours = schedule_rows(tournament, request.query_params.get("stage"))
-        response = HttpResponse(schedule_ics(tournament, games, tours), content_type="text/calendar; charset=utf-8")
+        stage_key = request.query_params.get("stage")
+        own = registry.for_tournament(tournament).schedule_ics(tournament, stage_key)
+        if own is None:
+            games, tours = schedule_rows(tournament, stage_key)
+            own = schedule_ics(tournament, games, tours)
+        response = HttpResponse(own, content_type="text/calendar; charset=utf-8")
         response["Content-Disposition"] = f'inline; filename="{tournament.slug}.ics"'
         return response
 

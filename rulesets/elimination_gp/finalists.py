@@ -13,6 +13,7 @@ from rulesets.facts import Decision, Game, TournamentFacts
 from rulesets.mafia import active_decisions
 
 FINAL_STAGE = "final"
+DEFAULT_EXTRA_INDICATOR = "points"
 MEDAL = "Grand Prix medal"
 MEDAL_PLACES = 3
 
@@ -53,6 +54,14 @@ class Cut:
     picked: list[str]
     tied: list[str]
     unfilled: int
+
+
+def extra_indicator_of(settings: Mapping[str, Any], stage_key: str) -> str:
+    """The stage's GP-17 indicator: its own where the setting names one per stage, else the series' one."""
+    value = settings.get("extra_indicator", DEFAULT_EXTRA_INDICATOR)
+    if isinstance(value, Mapping):
+        return value.get(stage_key, DEFAULT_EXTRA_INDICATOR)
+    return value
 
 
 def cut(pool: Sequence[str], key: Callable[[str], Any], places: int) -> Cut:
@@ -139,7 +148,7 @@ def stage_finalists(facts: TournamentFacts, run: StageRun, ranked_teams: Sequenc
     (GP-19, a decision without a qualifying stage) of this stage's players.
     Disqualified players and teams do not qualify.
     """
-    indicator = settings["extra_indicator"]
+    indicator = extra_indicator_of(settings, run.key)
     figures = indicator_figures(run, indicator, custom_order(facts, run.key))
     result = StageFinalists(stage=run.key)
     unfilled = 0

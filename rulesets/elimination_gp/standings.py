@@ -37,6 +37,7 @@ from rulesets.elimination_gp.finalists import (
     StageFinalists,
     commissar_wins,
     committee_picks,
+    extra_indicator_of,
     final_places,
     mafia_wins_gp21,
     prize_awards,
@@ -143,6 +144,20 @@ def _stage_prizes_problems(value: Any) -> list[Problem]:
     return problems
 
 
+def _extra_indicator_problems(value: Any) -> list[Problem]:
+    """GP-17: one indicator for every stage, or one per qualifying stage (``{"qualifying-1": "mafia_wins"}``):
+    each stage's host family picks its own before registration (GP-2)."""
+    if isinstance(value, dict):
+        problems = [Problem(f"extra_indicator.{key}", f"{key!r} is not a qualifying stage (GP-17)")
+                    for key in value if key not in QUALIFYING_KEYS]
+        return problems + [Problem(f"extra_indicator.{key}", f"{indicator!r} is not one of "
+                                                            f"{', '.join(EXTRA_INDICATORS)} (GP-17)")
+                           for key, indicator in value.items() if indicator not in EXTRA_INDICATORS]
+    if value not in EXTRA_INDICATORS:
+        return [Problem("extra_indicator", f"{value!r} is not one of {', '.join(EXTRA_INDICATORS)} (GP-17)")]
+    return []
+
+
 def _points_table_problems(value: Any) -> list[Problem]:
     if not isinstance(value, dict):
         return [Problem("points_table", "must be an object of side: {outcome: points} (GP-14)")]
@@ -176,9 +191,8 @@ def validate_settings(settings: dict) -> list[Problem]:
         problems.append(Problem("qualifying_stages", f"at most {len(QUALIFYING_KEYS)} qualifying stages (GP-1)"))
     if "basket_order" in settings and settings["basket_order"] not in BASKET_ORDERS:
         problems.append(Problem("basket_order", f"{settings['basket_order']!r} is not one of level, manual (GP-7)"))
-    if "extra_indicator" in settings and settings["extra_indicator"] not in EXTRA_INDICATORS:
-        problems.append(Problem("extra_indicator", f"{settings['extra_indicator']!r} is not one of "
-                                                   f"{', '.join(EXTRA_INDICATORS)} (GP-17)"))
+    if "extra_indicator" in settings:
+        problems += _extra_indicator_problems(settings["extra_indicator"])
     if "points_table" in settings:
         problems += _points_table_problems(settings["points_table"])
     if "final_prizes" in settings:
@@ -341,7 +355,7 @@ def _qualifying_stage(series: _Series, run: StageRun) -> tuple[dict[str, str], d
     statuses = {player: "qualified" for player in reasons if player in run.team_of}
     details = {p: {"extra_indicator": _figure(figures.get(p)), "qualified": reasons.get(p)} for p in run.team_of}
     extra = {
-        "extra_indicator": series.settings["extra_indicator"],
+        "extra_indicator": extra_indicator_of(series.settings, run.key),
         "finalists": [f.as_dict() for f in finalists.finalists],
         "vacancies": finalists.vacancies,
         "open_places": finalists.open_places,

@@ -327,3 +327,19 @@ def test_disqualified_players_do_not_qualify_and_disqualified_teams_rank_last():
     assert player_row(result, "A2").status == "active"
     assert {"rule": "GP-16", "places": 1, "tied": []} in result.details["vacancies"]
     assert result.teams[-1].team == "B" and result.teams[-1].status == "disqualified"
+
+
+def test_gp_17_a_per_stage_indicator_is_the_one_the_stage_uses():
+    import datetime as dt
+    import json
+    from pathlib import Path
+
+    from rulesets import elimination_gp
+    from rulesets.interchange import parse_document
+
+    document = json.loads((Path(__file__).parents[1] / "data" / "examples" / "elimination_gp.json").read_text())
+    stage = document["stages"][0]["key"]
+    document["tournament"].setdefault("settings", {})["extra_indicator"] = {stage: "mafia_wins"}
+    facts = parse_document(document)
+    standings = elimination_gp.compute(facts, stage, dt.datetime(2030, 1, 1, tzinfo=dt.UTC))
+    assert standings.details["extra_indicator"] == "mafia_wins"

@@ -95,3 +95,46 @@ def test_cb_2_cb_4_the_schedule_page_shows_the_publication_deadline_and_the_day_
     publish(stage, due + dt.timedelta(hours=1))
     page = client.get(f"/t/{tournament.slug}/stages/stage-1/schedule/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "later than CB-2 asks" in page
+
+
+def test_cb_5_every_generated_game_keeps_its_teams_and_a_game_of_other_teams_is_refused_naming_the_seat(client):
+    tournament, stage = fresh_stage_one()
+    generate(stage, "7")
+    game = Game.objects.get(stage=stage, number=1)
+    assert len(game.scheduled_teams) == 7 and all(Game.objects.filter(stage=stage).values_list(
+        "scheduled_teams", flat=True)), "stage 1 stores the seven teams of every game (CB-5)"
+    organizer = UserFactory()
+    TournamentRole.objects.create(user=organizer, tournament=tournament, role=Role.ORGANIZER)
+    client.force_login(organizer)
+    schedule_page = client.get(f"/t/{tournament.slug}/stages/stage-1/schedule/").content.decode()
+    assert ", ".join(game.scheduled_teams) in schedule_page
+    game_page = client.get(f"/t/{tournament.slug}/stage-1/games/1/").content.decode()
+    assert "CB-5" in game_page and game.scheduled_teams[0] in game_page
+    publish(stage, timezone.now())
+    outsider = next(t for t in tournament.teams.filter(stage__isnull=True).order_by("order").values_list(
+        "name", flat=True) if t not in game.scheduled_teams)
+    played = dict(example("class_balanced")["stages"][0]["games"][0], number=1)
+    from tournaments.models import RosterEntry
+
+    first_player = {}
+    for team, nick in RosterEntry.objects.filter(team__tournament=tournament).order_by("order", "pk").values_list(
+            "team__name", "player__nick"):
+        first_player.setdefault(team, nick)
+    seats = [dict(seat, team=team, player=first_player[team]) for seat, team in zip(played["seats"],
+                                                                                    game.scheduled_teams)]
+    seats[2].update(team=outsider, player=first_player[outsider])
+    api = APIClient()
+    api.force_authenticate(organizer)
+    response = api.put(f"/api/v1/games/{game.pk}/", {**played, "seats": seats, "tournament": tournament.slug,
+                                                     "stage": "stage-1", "version": game.version}, format="json")
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert "seats[2].team" in body and "CB-5" in body and outsider in body
+    new = api.post("/api/v1/games/", {**played, "number": 999, "tournament": tournament.slug, "stage": "stage-1"},
+                   format="json")
+    assert new.status_code == 400 and "CB-2" in new.content.decode() and '"path":"number"' in new.content.decode()
+
+
+def test_a_homes_tests_run_with_the_shared_autouse_fixtures(settings):
+    """The root conftest.py gives formats/*/tests the autouse fixtures of tests/conftest.py (eager Celery)."""
+    assert settings.CELERY_TASK_ALWAYS_EAGER is True

@@ -394,6 +394,11 @@ def test_gp2_registration_opens_only_with_every_condition_published_and_then_the
     client.post(page, {"action": "conditions", "commission": "Eternity", "game_times": "21:00",
                        "prize_fund": "100 mf"})
     client.post(page, {"action": "open"})
+    assert not StageConditions.objects.filter(stage=stage, registration_opened_at__isnull=False).exists(), (
+        "GP-2, GP-17: the stage's extra indicator is a condition too")
+    client.post(page, {"action": "conditions", "commission": "Eternity", "game_times": "21:00",
+                       "prize_fund": "100 mf", "extra_indicator": "mafia_wins"})
+    client.post(page, {"action": "open"})
     conditions = StageConditions.objects.get(stage=stage)
     assert conditions.registration_opened_at is not None
     client.post(page, {"action": "conditions", "commission": "Someone else", "game_times": "22:00",
@@ -410,3 +415,26 @@ def test_gp2_registration_opens_only_with_every_condition_published_and_then_the
     client.force_login(player)
     client.post(page, {"action": "register"})
     assert StageRegistration.objects.filter(stage=stage, player__nick="Newcomer").exists()
+
+
+
+def test_gp_17_each_stage_has_its_own_extra_indicator_which_the_ruleset_uses(client, series):
+    """GP-2, GP-17: the host family of each stage picks its indicator; the tournament's setting keeps one per stage
+    and the stage's standings use its own (the other stages keep theirs)."""
+    from formats.elimination_gp import services
+    from rulesets.elimination_gp.finalists import extra_indicator_of
+
+    tournament = series
+    stage = Stage.objects.create(tournament=tournament, key="qualifying-3", order=3)
+    organizer = organizer_of(tournament)
+    before = extra_indicator_of(tournament.settings, "qualifying-1")
+    services.save_conditions(stage, user=organizer, commission="Eternity", game_times="21:00", prize_fund="0",
+                             extra_indicator="commissar_wins")
+    tournament.refresh_from_db()
+    assert extra_indicator_of(tournament.settings, "qualifying-3") == "commissar_wins"
+    assert extra_indicator_of(tournament.settings, "qualifying-1") == before, "the other stages keep theirs"
+    from rulesets import elimination_gp as gp
+
+    assert gp.validate_settings({**tournament.settings}) == []
+    assert gp.validate_settings({"extra_indicator": {"qualifying-9": "points"}}), "only qualifying stages"
+    assert gp.validate_settings({"extra_indicator": {"qualifying-1": "luck"}}), "only GP-17's indicators"

@@ -213,6 +213,30 @@ def test_fl9_the_calendar_for_a_friday_start_skips_the_weekend_and_staggers_grou
     assert page.status_code == 403  # the organizer heads no family (FL-1)
 
 
+def test_fl_9_the_ics_feed_is_the_leagues_calendar_room_comments_five_minute_rooms_staggered_groups(client):
+    """FL-9: the feed names each event by the room comment stored on the game, ends it when the room closes
+    (5 minutes), and keeps the groups' rooms 5 minutes apart; an imported game gets its comment computed."""
+    tournament = league()
+    stage = _qualifying(tournament)
+    organizer = UserFactory()
+    RoleFactory(user=organizer, tournament=tournament, role=Role.ORGANIZER)
+    client.force_login(organizer)
+    client.post(reverse("family-calendar", args=[tournament.slug, stage.key]), {"starts_on": FRIDAY.isoformat()})
+    first = stage.games.get(number=1)
+    assert first.room_comment == "МТ, группа 1, тур 1, партия 1", "the comment is stored on the game"
+    feed = client.get(reverse("api-schedule-ics", kwargs={"slug": tournament.slug}), {"stage": stage.key})
+    events = icalendar.Calendar.from_ical(feed.content).walk("VEVENT")
+    by_summary = {str(e["SUMMARY"]): e for e in events}
+    one, two = by_summary["МТ, группа 1, тур 1, партия 1"], by_summary["МТ, группа 2, тур 1, партия 1"]
+    assert one["DTEND"].dt - one["DTSTART"].dt == dt.timedelta(minutes=5)
+    assert two["DTSTART"].dt - one["DTSTART"].dt == dt.timedelta(minutes=5)
+    assert "МТ, группа 2, тур 2, партия 1" in by_summary
+    Game.objects.filter(stage=stage).update(room_comment="")
+    feed = client.get(reverse("api-schedule-ics", kwargs={"slug": tournament.slug}), {"stage": stage.key})
+    summaries = {str(e["SUMMARY"]) for e in icalendar.Calendar.from_ical(feed.content).walk("VEVENT")}
+    assert "МТ, группа 2, тур 2, партия 1" in summaries, "a game without a stored comment gets the calendar's"
+
+
 def test_fl9_only_an_organizer_generates_and_never_once_the_stage_has_games_held(client):
     tournament = league()
     stage = _qualifying(tournament)
