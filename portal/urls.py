@@ -2,17 +2,17 @@
 
 from django.urls import path
 
-from portal.views import dashboard, entry, history, my, prizes, selfservice, tournament
+from portal.views import dashboard, entry, games, history, my, people, prizes, selfservice, tournament
 
 urlpatterns = [
     path("", tournament.home_view, name="home"),
-    path("players/<int:pk>/", tournament.player_view, name="player"),
+    path("players/<int:pk>/", people.player_view, name="player"),
     path("t/<slug:slug>/", tournament.tournament_view, name="tournament"),
     path("t/<slug:slug>/schedule/", tournament.schedule_view, name="schedule"),
     path("t/<slug:slug>/history/", history.history_view, name="history"),
-    path("t/<slug:slug>/tours/<int:number>/", tournament.tour_view, name="tour"),
-    path("t/<slug:slug>/teams/<int:pk>/", tournament.team_view, name="team"),
-    path("t/<slug:slug>/<slug:stage_key>/games/<int:number>/", tournament.game_view, name="game"),
+    path("t/<slug:slug>/tours/<int:number>/", games.tour_view, name="tour"),
+    path("t/<slug:slug>/teams/<int:pk>/", people.team_view, name="team"),
+    path("t/<slug:slug>/<slug:stage_key>/games/<int:number>/", games.game_view, name="game"),
     path("t/<slug:slug>/prizes/", prizes.prizes_view, name="prizes"),
     path("t/<slug:slug>/tours/<int:number>/enter/", entry.tour_entry_view, name="tour-entry"),
     path("t/<slug:slug>/<slug:stage_key>/games/<int:number>/enter/", entry.game_entry_view, name="game-entry"),

@@ -12,7 +12,7 @@ from typing import Any
 
 from rulesets.base import Standings
 from scoring.chart import chart_summary
-from tournaments.serialize import jsonable  # noqa: F401  (the same conversion for snapshots and audit rows)
+from tournaments.serialize import jsonable
 
 
 def standings_details(standings: Standings) -> dict[str, Any]:

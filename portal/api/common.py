@@ -17,10 +17,7 @@ from rest_framework.response import Response
 
 from accounts.models import Role
 from accounts.permissions import has_role
-from rulesets.base import (
-    Problem,
-    strip_prefix,  # noqa: F401  (re-exported for the API modules)
-)
+from rulesets.base import Problem
 
 
 class ApiPagination(PageNumberPagination):

@@ -14,8 +14,6 @@ import rulesets
 from accounts.models import Player
 from accounts.zones import zone_caption
 from portal.views.common import TeamIndex, paginate
-from portal.views.games import game_view, tour_view  # noqa: F401  (routed in portal.urls)
-from portal.views.people import player_view, team_view  # noqa: F401  (routed in portal.urls)
 from portal.views.standings import build_table, player_nicks, snapshot_summary
 from scoring.models import StandingsSnapshot
 from tournaments.models import Appeal, Game, GroupTeam, Stage, Tour, Tournament, TournamentStatus
