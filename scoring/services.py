@@ -9,7 +9,9 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.utils import timezone
 
 import rulesets
@@ -98,23 +100,161 @@ def recompute(tournament_id: int, *, now: dt.datetime | None = None, force: bool
         return False
     if force:
         game_cache.forget(tournament_id)
-    with transaction.atomic():  # a run that can be seen has already marked the older tables stale
-        run = RecomputeRun.objects.create(tournament_id=tournament_id, facts_version=version, started_at=now)
-        StandingsSnapshot.objects.filter(tournament_id=tournament_id, facts_version__lt=version).update(stale=True)
-    try:
-        with gc_paused():
-            tournament, facts = load_consistent(tournament_id)
-            computed = compute_all(facts, now)
-        recheck_at = next_recheck(facts, now)
-        store(tournament, computed, now, recheck_at)
-        appeal_effects.settle(tournament, {c.stage_key: c.export for c in computed})
-    except Exception as exc:
-        mark_stale(tournament_id, repr(exc))
-        RecomputeRun.objects.filter(pk=run.pk).update(finished_at=timezone.now(), error=repr(exc))
-        raise
-    RecomputeRun.objects.filter(pk=run.pk).update(finished_at=timezone.now(), ok=True,
-                                                  facts_version=tournament.facts_version)
+    with run_lock(tournament_id):  # held while the run row is open: the sweep sees a run nobody holds as abandoned
+        with transaction.atomic():  # a run that can be seen has already marked the older tables stale
+            run = RecomputeRun.objects.create(tournament_id=tournament_id, facts_version=version, started_at=now)
+            StandingsSnapshot.objects.filter(tournament_id=tournament_id, facts_version__lt=version).update(
+                stale=True)
+        try:
+            with gc_paused():
+                tournament, facts = load_consistent(tournament_id)
+                computed = compute_all(facts, now)
+            recheck_at = next_recheck(facts, now)
+            store(tournament, computed, now, recheck_at)
+            appeal_effects.settle(tournament, {c.stage_key: c.export for c in computed})
+        except Exception as exc:
+            mark_stale(tournament_id, repr(exc))
+            RecomputeRun.objects.filter(pk=run.pk).update(finished_at=timezone.now(), error=repr(exc))
+            raise
+        RecomputeRun.objects.filter(pk=run.pk).update(finished_at=timezone.now(), ok=True,
+                                                      facts_version=tournament.facts_version)
     return True
+
+
+# --- runs that nobody finishes, tables nobody recomputes (issue 19, item 6) ---
+
+LOCK_NAMESPACE = 19_006  # the first key of PostgreSQL's two-key advisory locks that recomputes hold
+ABANDONED = "abandoned: the process running it stopped before it finished (closed by the sweep)"
+FAILED_RUNS_BEFORE_BACKOFF = 3  # failed runs at a tournament's current version before the sweep waits
+FAILED_BACKOFF_SECONDS = 600
+
+
+def _uses_advisory_locks() -> bool:
+    return connection.vendor == "postgresql"
+
+
+def lock_key(tournament_id: int) -> tuple[int, int]:
+    return LOCK_NAMESPACE, tournament_id % 2_147_483_647
+
+
+@contextlib.contextmanager
+def run_lock(tournament_id: int):
+    """A shared PostgreSQL advisory lock on the tournament for as long as a recompute runs.
+
+    Any number of recomputes hold it at once; the sweep takes it exclusively, without waiting, to learn that
+    no live process is recomputing the tournament. The lock belongs to the database session, so a worker that
+    is killed (SIGKILL, out of memory, the machine gone) drops it with its connection, and its run row, still
+    unfinished, is then recognisably abandoned. Nothing to hold on SQLite (``RECOMPUTE_RUN_TIMEOUT`` instead).
+    """
+    if not _uses_advisory_locks():
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_lock_shared(%s::integer, %s::integer)", lock_key(tournament_id))
+    try:
+        yield
+    finally:
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock_shared(%s::integer, %s::integer)",
+                               lock_key(tournament_id))
+        except Exception:  # noqa: BLE001 - a broken connection has dropped the lock already
+            log.warning("could not release the recompute lock of tournament %s", tournament_id, exc_info=True)
+            if not connection.in_atomic_block:
+                connection.close()  # the session, and so the lock, ends with the connection
+
+
+@contextlib.contextmanager
+def unless_running(tournament_id: int):
+    """Yield True when no live process recomputes the tournament, holding it so until the block ends."""
+    if not _uses_advisory_locks():
+        yield True
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s::integer, %s::integer)", lock_key(tournament_id))
+        acquired = bool(cursor.fetchone()[0])
+    try:
+        yield acquired
+    finally:
+        if acquired:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(%s::integer, %s::integer)", lock_key(tournament_id))
+
+
+def close_abandoned_runs(now: dt.datetime | None = None) -> int:
+    """Close the unfinished runs no live process holds (not ok, error ``ABANDONED``); returns how many.
+
+    PostgreSQL: a run is abandoned when nobody holds its tournament's recompute lock (``run_lock``), which is
+    known at once. Elsewhere: when it started more than ``RECOMPUTE_RUN_TIMEOUT`` seconds ago.
+    """
+    now = now or timezone.now()
+    unfinished = RecomputeRun.objects.filter(finished_at__isnull=True)
+    if not _uses_advisory_locks():
+        cutoff = now - dt.timedelta(seconds=settings.RECOMPUTE_RUN_TIMEOUT)
+        return unfinished.filter(started_at__lt=cutoff).update(finished_at=now, ok=False, error=ABANDONED)
+    closed = 0
+    for tournament_id in sorted(set(unfinished.values_list("tournament_id", flat=True))):
+        with unless_running(tournament_id) as idle:
+            if idle:
+                closed += unfinished.filter(tournament_id=tournament_id).update(finished_at=now, ok=False,
+                                                                                error=ABANDONED)
+    return closed
+
+
+def stale_tournament_ids(now: dt.datetime | None = None) -> list[int]:
+    """Tournaments whose latest table is missing, older than their facts, or marked stale, in one query.
+
+    Left out: a tournament whose last ``FAILED_RUNS_BEFORE_BACKOFF`` runs at its current version failed within
+    ``FAILED_BACKOFF_SECONDS`` (the job's own retries have given up; the sweep tries again after that).
+    """
+    now = now or timezone.now()
+    latest = StandingsSnapshot.objects.filter(tournament=OuterRef("pk"), stage_key=LATEST)
+    failed = RecomputeRun.objects.filter(
+        tournament=OuterRef("pk"), ok=False, finished_at__gte=now - dt.timedelta(seconds=FAILED_BACKOFF_SECONDS),
+        facts_version__gte=OuterRef("facts_version")).exclude(error=ABANDONED).order_by().values(
+        "tournament").annotate(n=Count("pk")).values("n")
+    return list(Tournament.objects.annotate(
+        table_version=Subquery(latest.values("facts_version")[:1]),
+        table_stale=Subquery(latest.values("stale")[:1]),
+        recent_failures=Subquery(failed[:1]),
+    ).filter(
+        Q(table_version__isnull=True) | Q(table_version__lt=F("facts_version")) | Q(table_stale=True)
+    ).filter(Q(recent_failures__isnull=True) | Q(recent_failures__lt=FAILED_RUNS_BEFORE_BACKOFF)).order_by(
+        "pk").values_list("pk", flat=True))
+
+
+@dataclass
+class Sweep:
+    closed: int  # abandoned runs closed
+    queued: list[int]  # tournaments whose recompute was sent
+    running: list[int]  # stale tournaments left alone: a live process recomputes them
+
+
+def sweep(send, now: dt.datetime | None = None) -> Sweep:
+    """Close abandoned runs, then ``send(tournament_id)`` the recompute of every stale table nobody recomputes.
+
+    Run by Celery beat every ``STANDINGS_SWEEP_SECONDS`` (``scoring.tasks.sweep_stale_standings``): a table
+    left stale by a killed worker, a lost job or a save whose job could not be queued is recomputed within that
+    interval rather than when someone next reads it.
+    """
+    now = now or timezone.now()
+    closed = close_abandoned_runs(now)
+    queued: list[int] = []
+    running: list[int] = []
+    cutoff = now - dt.timedelta(seconds=settings.RECOMPUTE_RUN_TIMEOUT)
+    for tournament_id in stale_tournament_ids(now):
+        if _uses_advisory_locks():
+            with unless_running(tournament_id) as idle:
+                pass
+        else:
+            idle = not RecomputeRun.objects.filter(tournament_id=tournament_id, finished_at__isnull=True,
+                                                   started_at__gte=cutoff).exists()
+        if not idle:
+            running.append(tournament_id)
+            continue
+        send(tournament_id)
+        queued.append(tournament_id)
+    return Sweep(closed, queued, running)
 
 
 @contextlib.contextmanager

@@ -1,26 +1,77 @@
-"""Celery jobs that recompute the tables after each change of facts."""
+"""Celery jobs that recompute the tables after each change of facts.
+
+A save is committed before its recompute is queued (``tournaments.changes`` enqueues on commit), so the
+queueing must never undo the save's success (issue 19, item 5): when the broker does not take the job, this
+process recomputes the table itself (``recompute_inline``), and for ``BROKER_RETRY_SECONDS`` it does so at
+once, without trying the broker again on every save. A recompute that fails there is logged and leaves the
+table marked stale; the beat's sweep (``sweep_stale_standings``) recomputes every stale table that nobody is
+recomputing and closes the runs of workers that died (item 6).
+"""
 
 from __future__ import annotations
+
+import logging
+import time
 
 from celery import shared_task
 from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
+from scoring import services
 from scoring.models import StandingsSnapshot
 from scoring.services import recompute, refresh_figures
+
+log = logging.getLogger(__name__)
 
 QUEUED_KEY = "recompute-queued:{}"
 QUEUED_TTL = 120
 
 
+class BrokerState:
+    """Until when (``time.monotonic()``) this process takes the broker for unreachable."""
+
+    down_until = 0.0
+
+
+def broker_down() -> bool:
+    return time.monotonic() < BrokerState.down_until
+
+
 def enqueue(tournament_id: int) -> None:
-    """Send the recompute job unless one for this tournament already waits in the queue."""
+    """Send the recompute job unless one for this tournament already waits in the queue.
+
+    Never raises for an unreachable broker or cache: the recompute then runs in this process.
+    """
     if settings.CELERY_TASK_ALWAYS_EAGER:
         recompute_standings.apply(args=[tournament_id])
         return
-    if cache.add(QUEUED_KEY.format(tournament_id), 1, QUEUED_TTL):
-        recompute_standings.apply_async(args=[tournament_id], countdown=settings.RECOMPUTE_COUNTDOWN)
+    if not broker_down():
+        key = QUEUED_KEY.format(tournament_id)
+        if not cache.add(key, 1, QUEUED_TTL):  # config.cache answers True while Redis is unreachable
+            return
+        try:
+            recompute_standings.apply_async(args=[tournament_id], countdown=settings.RECOMPUTE_COUNTDOWN)
+            return
+        except Exception as exc:  # noqa: BLE001 - kombu's OperationalError, a refused or timed-out connection
+            BrokerState.down_until = time.monotonic() + settings.BROKER_RETRY_SECONDS
+            log.warning("the broker did not take the recompute of tournament %s (%r): recomputing in-process",
+                        tournament_id, exc)
+            cache.delete(key)  # no job waits: the next save must not take the key for one
+    recompute_inline(tournament_id)
+
+
+def recompute_inline(tournament_id: int) -> bool:
+    """The fallback for an unreachable broker: recompute here and now; False when it failed or was not needed.
+
+    The per-game figures (``store_figures``) are left to the next queued recompute: they live in the cache,
+    which is most likely as unreachable as the broker it shares Redis with.
+    """
+    try:
+        return recompute(tournament_id)
+    except Exception:  # noqa: BLE001 - the save is committed; the table stays marked stale for the sweep
+        log.exception("the in-process recompute of tournament %s failed; the sweep will retry it", tournament_id)
+        return False
 
 
 @shared_task(bind=True, autoretry_for=(Exception,), retry_backoff=1, retry_backoff_max=30, max_retries=5,
@@ -30,7 +81,10 @@ def recompute_standings(self, tournament_id: int) -> bool:
     cache.delete(QUEUED_KEY.format(tournament_id))
     changed = recompute(tournament_id)
     if changed:
-        store_figures.delay(tournament_id)
+        try:
+            store_figures.delay(tournament_id)
+        except Exception:  # noqa: BLE001 - the table is stored; the figures come with the next recompute
+            log.warning("could not queue the figures of tournament %s", tournament_id, exc_info=True)
     return changed
 
 
@@ -50,3 +104,17 @@ def recheck_due_snapshots() -> int:
         recompute(tournament_id)
         count += 1
     return count
+
+
+@shared_task
+def sweep_stale_standings() -> dict[str, object]:
+    """Close abandoned recompute runs and queue the recompute of every stale table nobody recomputes (beat).
+
+    ``STANDINGS_SWEEP_SECONDS`` apart (15 s by default): a worker killed mid-recompute, a job lost with a
+    restarted Redis, a save whose job was never queued leave their table stale for at most that long.
+    """
+    result = services.sweep(enqueue)
+    if result.closed or result.queued:
+        log.warning("sweep: closed %d abandoned runs, queued the recompute of tournaments %s", result.closed,
+                    result.queued)
+    return {"closed": result.closed, "queued": result.queued, "running": result.running}

@@ -1,0 +1,109 @@
+"""Django's Redis cache, made to degrade to "nothing cached" while Redis does not answer (issue 19, item 5).
+
+Everything the portal keeps in the cache is derived data or a hint (rendered standings bodies, per-game
+figures, the anonymous throttle's counters, "a recompute is already queued", a schedule job's progress);
+the facts and the snapshots are in the database. So a cache that cannot be reached must not turn a page,
+a read of the API or a committed save into a 500: while Redis is unreachable a read misses, a write is
+dropped, and ``add`` answers True ("nothing is known to hold the key", so a caller using it to avoid
+duplicate work does the work rather than skipping it).
+
+After a failure the backend does not try Redis again for ``RETRY_AFTER`` seconds (``OPTIONS``; default
+``CACHE_RETRY_SECONDS``), so a dead or black-holed server costs one connection attempt per process per
+interval rather than one per call. Only connection and timeout errors are swallowed; anything else (a
+bug, a wrong type stored) still raises.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from django.core.cache.backends.redis import RedisCache
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+log = logging.getLogger(__name__)
+
+UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
+DEFAULT_RETRY_AFTER = 5.0
+
+
+def _degrading(fallback: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Run the cache call; while Redis is unreachable answer ``fallback(*args, **kwargs)`` instead."""
+
+    def decorate(method: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(method)
+        def call(self: ResilientRedisCache, *args: Any, **kwargs: Any) -> Any:
+            if self.down:
+                return fallback(*args, **kwargs)
+            try:
+                result = method(self, *args, **kwargs)
+            except UNREACHABLE as exc:
+                self.mark_down(exc)
+                return fallback(*args, **kwargs)
+            self.down_until = 0.0
+            return result
+
+        return call
+
+    return decorate
+
+
+def _default(key: str, default: Any = None, *args: Any, **kwargs: Any) -> Any:
+    return default
+
+
+def _none(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
+def _false(*args: Any, **kwargs: Any) -> bool:
+    return False
+
+
+def _true(*args: Any, **kwargs: Any) -> bool:
+    return True
+
+
+def _empty(*args: Any, **kwargs: Any) -> dict:
+    return {}
+
+
+def _all_failed(data: dict, *args: Any, **kwargs: Any) -> list:
+    return list(data)
+
+
+class ResilientRedisCache(RedisCache):
+    """``django.core.cache.backends.redis.RedisCache`` that answers a miss while Redis is unreachable."""
+
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
+        params = dict(params)
+        options = dict(params.get("OPTIONS") or {})
+        self.retry_after = float(options.pop("RETRY_AFTER", DEFAULT_RETRY_AFTER))
+        params["OPTIONS"] = options
+        super().__init__(server, params)
+        self.down_until = 0.0
+
+    @property
+    def down(self) -> bool:
+        """True while a recent failure says Redis is unreachable (no call is tried then)."""
+        return time.monotonic() < self.down_until
+
+    def mark_down(self, exc: BaseException) -> None:
+        if not self.down_until:
+            log.warning("the cache at %s is unreachable (%r): serving without it", self._servers, exc)
+        self.down_until = time.monotonic() + self.retry_after
+
+    get = _degrading(_default)(RedisCache.get)
+    get_many = _degrading(_empty)(RedisCache.get_many)
+    has_key = _degrading(_false)(RedisCache.has_key)
+    set = _degrading(_none)(RedisCache.set)
+    set_many = _degrading(_all_failed)(RedisCache.set_many)
+    add = _degrading(_true)(RedisCache.add)
+    touch = _degrading(_false)(RedisCache.touch)
+    delete = _degrading(_false)(RedisCache.delete)
+    delete_many = _degrading(_none)(RedisCache.delete_many)
+    clear = _degrading(_false)(RedisCache.clear)
