@@ -9,6 +9,9 @@ document ``tournament-portal/standings/1``.
 from __future__ import annotations
 
 import datetime as dt
+import json
+import math
+import re
 import zoneinfo
 from dataclasses import replace
 from decimal import Decimal, InvalidOperation
@@ -36,6 +39,7 @@ from rulesets.facts import (
     TournamentFacts,
     Withdrawal,
 )
+from rulesets.rules import frozen
 
 FORMAT = "tournament-portal/1"
 EXPORT_FORMAT = "tournament-portal/standings/1"
@@ -70,6 +74,47 @@ VERDICTS = ("accepted", "rejected", "partly")
 WITHDRAWAL_KEYS = {"team", "at"}
 
 
+# Limits of a document (documented in docs/interchange-limits.md). Where the spec gives a number it is cited;
+# a length is what the database column holds; elsewhere the limit is generous and only stops a document that
+# would tie the portal up (a count past any real tournament).
+MAX_INT = 2**31 - 1  # PostgreSQL integer: every whole number the portal stores
+MAX_NAME = 100  # nick, team, family, host, names in lists (accounts.Player.nick, tournaments.Team.name)
+MAX_TOURNAMENT_NAME = 200  # tournaments.Tournament.name
+MAX_TIMEZONE = 64  # tournaments.Tournament.timezone
+MAX_GROUP_NAME = 20  # tournaments.Group.name
+MAX_LINK = 500  # tournaments.Game.link
+MAX_PENALTY_KIND = 30  # tournaments.Penalty.kind
+MAX_PENALTY_CODE = 20  # tournaments.Penalty.code
+MAX_DECISION_CODE = 30  # tournaments.Decision.code
+MAX_SIGNATURE = 150  # Decision.by, Appeal.appellant
+MAX_SEED = 100  # tournaments.Stage.seed
+MAX_TEXT = 10_000  # free texts: penalty and decision texts, reasons, a team's answer
+MAX_PLAYERS = 10_000  # the document's ``players`` list
+MAX_FAMILIES = 1_000  # the document's ``families`` list
+MAX_TEAMS = 200  # teams of a tournament or of a stage (CB-1: 14, GP-8: 9, FL-8: 21 a group)
+MAX_ROSTER = 100  # players of one team (CHGK-1: 10, GP-8: 6; a family league family rarely 30)
+MAX_GROUPS = 20  # groups of a stage (FL-8: setting ``groups``, default 2)
+MAX_GROUP_TEAMS = 21  # FL-8: a group has at most 21 teams because a game holds at most 21 players
+MAX_GAMES = 20_000  # games of a stage (CB-1: 48; FL-7: 30; synthetic benchmark leagues: 10,000)
+MAX_SEATS = 21  # seats of a Mafia game (FL-8, FL-9: a game room holds 21 players; CB: 13; GP-9: 9)
+MAX_GAME_DAYS = 100  # days of a Mafia game (a day jails a player: 21 players, far fewer days)
+MAX_TOURS = MAX_TEAMS  # CHGK-7: every team hosts exactly one tour
+MAX_QUESTIONS = 100  # questions of a tour (CHGK-8: 8; a mask holds one mark a question, tournaments.Mask.mask)
+MAX_ITEMS = 10_000  # penalties, decisions, appeals of a document
+MAX_ORDER = 1_000  # names in a tie_break decision's order
+MIN_YEAR, MAX_YEAR = 1900, 2999  # dates and times (a deadline a few days on must not leave the calendar)
+MAX_MOMENT_LENGTH = 40  # characters of an ISO 8601 date and time
+MAX_DECIMAL_LENGTH = 40  # characters of a decimal amount
+PENALTY_PLACES, PENALTY_BELOW = 3, 10**5  # tournaments.Penalty.points: 8 digits, 3 of them decimals
+MAX_SETTINGS_DEPTH = 8  # nesting of tournament.settings (the deepest default table is 3 levels)
+MAX_SETTINGS_VALUES = 10_000  # values in tournament.settings
+MAX_SETTINGS_TEXT = 1_000  # characters of a string in tournament.settings
+MAX_SETTINGS_NUMBER = 10**9  # magnitude of a number in tournament.settings (counts, points, prizes in mf)
+SETTING_LIMITS = {"questions_per_tour": (MAX_QUESTIONS, "CHGK-8"), "groups": (MAX_GROUPS, "FL-8")}
+MAX_TEXT_PROBLEMS = 50  # bad strings reported before the parser stops
+MAX_DOCUMENT_DEPTH = 64  # nesting of a whole document the decoder gives up on (the format needs about 12)
+
+
 class Reader:
     """Collects problems while reading typed values at JSON paths."""
 
@@ -84,20 +129,37 @@ class Reader:
             self.fail(path, "must be an object")
             return None
         for key in sorted(set(value) - allowed):
-            self.fail(_join(path, key), "unknown key")
+            self.fail(_join(path, safe_text(key)), "unknown key")
         for key in sorted(required - set(value)):
             self.fail(_join(path, key), "is required")
         return value
 
-    def lst(self, value: Any, path: str) -> list:
+    def lst(self, value: Any, path: str, limit: int | None = None) -> list:
+        """A list, or ``[]`` (refused) when it is not one or holds more than ``limit`` items."""
         if value is None:
             return []
         if not isinstance(value, list):
             self.fail(path, "must be a list")
             return []
+        if limit is not None and len(value) > limit:
+            self.fail(path, f"{len(value)} items; at most {limit} are allowed")
+            return []
         return value
 
-    def string(self, value: Any, path: str, *, required: bool = True, allow_empty: bool = False) -> str | None:
+    def mapping(self, value: Any, path: str, what: str, limit: int) -> dict:
+        """An object of ``what`` (``team: mask`` ...), or ``{}`` (refused) when too large or not an object."""
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            self.fail(path, f"must be an object of {what}")
+            return {}
+        if len(value) > limit:
+            self.fail(path, f"{len(value)} entries; at most {limit} are allowed")
+            return {}
+        return value
+
+    def string(self, value: Any, path: str, *, required: bool = True, allow_empty: bool = False,
+               limit: int = MAX_NAME) -> str | None:
         if value is None:
             if required:
                 self.fail(path, "is required")
@@ -105,9 +167,13 @@ class Reader:
         if not isinstance(value, str) or (not allow_empty and not value.strip()):
             self.fail(path, "must be a non-empty string")
             return None
+        if len(value) > limit:
+            self.fail(path, f"{len(value)} characters; at most {limit} are allowed")
+            return None
         return value
 
-    def integer(self, value: Any, path: str, *, required: bool = False, minimum: int | None = None) -> int | None:
+    def integer(self, value: Any, path: str, *, required: bool = False, minimum: int | None = None,
+                maximum: int = MAX_INT) -> int | None:
         if value is None:
             if required:
                 self.fail(path, "is required")
@@ -117,6 +183,13 @@ class Reader:
             return None
         if minimum is not None and value < minimum:
             self.fail(path, f"must be at least {minimum}")
+            return None
+        if value > maximum:
+            shown = value if value.bit_length() <= 64 else "the number"
+            self.fail(path, f"{shown} is above the largest allowed value {maximum}")
+            return None
+        if value < -MAX_INT - 1:
+            self.fail(path, f"is below the smallest allowed value {-MAX_INT - 1}")
             return None
         return value
 
@@ -133,8 +206,8 @@ class Reader:
             if required:
                 self.fail(path, "is required")
             return None
-        if value not in options:
-            self.fail(path, f"{value!r} is not one of {', '.join(options)}")
+        if not isinstance(value, str) or value not in options:
+            self.fail(path, f"{_shown(value)} is not one of {', '.join(options)}")
             return None
         return value
 
@@ -146,35 +219,55 @@ class Reader:
         try:
             if not isinstance(value, str) or len(value) != 10:
                 raise ValueError
-            return dt.date.fromisoformat(value)
+            parsed = dt.date.fromisoformat(value)
         except ValueError:
-            self.fail(path, f"{value!r} is not a date YYYY-MM-DD")
+            self.fail(path, f"{_shown(value)} is not a date YYYY-MM-DD")
             return None
+        if not MIN_YEAR <= parsed.year <= MAX_YEAR:
+            self.fail(path, f"{value!r} is outside the years {MIN_YEAR}..{MAX_YEAR}")
+            return None
+        return parsed
 
     def datetime(self, value: Any, path: str, *, required: bool = False) -> dt.datetime | None:
+        """An aware moment that stays within the years ``MIN_YEAR..MAX_YEAR`` in UTC as written (stored as UTC)."""
         if value is None:
             if required:
                 self.fail(path, "is required")
             return None
         try:
-            if not isinstance(value, str):
+            if not isinstance(value, str) or len(value) > MAX_MOMENT_LENGTH:
                 raise ValueError
             parsed = dt.datetime.fromisoformat(value)
         except ValueError:
-            self.fail(path, f"{value!r} is not an ISO 8601 date and time")
+            self.fail(path, f"{_shown(value)} is not an ISO 8601 date and time")
             return None
-        if parsed.tzinfo is None:
+        if parsed.tzinfo is None or parsed.utcoffset() is None:
             self.fail(path, f"{value!r} has no UTC offset")
+            return None
+        try:
+            in_utc = parsed.astimezone(dt.UTC)
+        except OverflowError:
+            in_utc = None
+        if in_utc is None or not all(MIN_YEAR <= year <= MAX_YEAR for year in (parsed.year, in_utc.year)):
+            self.fail(path, f"{value!r} is outside the years {MIN_YEAR}..{MAX_YEAR} (in UTC too)")
             return None
         return parsed
 
-    def decimal(self, value: Any, path: str, *, required: bool = False) -> Decimal | None:
+    def decimal(self, value: Any, path: str, *, required: bool = False, places: int = PENALTY_PLACES,
+                below: int = PENALTY_BELOW) -> Decimal | None:
+        """A finite decimal with at most ``places`` decimals and a magnitude below ``below``."""
         if value is None:
             if required:
                 self.fail(path, "is required")
             return None
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             self.fail(path, "must be a decimal number or a string holding one")
+            return None
+        if isinstance(value, str) and len(value) > MAX_DECIMAL_LENGTH:
+            self.fail(path, f"{len(value)} characters; at most {MAX_DECIMAL_LENGTH} are allowed")
+            return None
+        if isinstance(value, int) and abs(value) >= below:
+            self.fail(path, f"must be below {below}")
             return None
         try:
             number = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
@@ -184,11 +277,18 @@ class Reader:
         if not number.is_finite():
             self.fail(path, f"{value!r} is not a finite number")
             return None
+        if abs(number) >= below:
+            self.fail(path, f"{value!r} must be below {below}")
+            return None
+        exponent = number.normalize().as_tuple().exponent
+        if isinstance(exponent, int) and exponent < -places:
+            self.fail(path, f"{value!r} has more than {places} decimal places")
+            return None
         return number
 
-    def names(self, value: Any, path: str) -> tuple[str, ...]:
+    def names(self, value: Any, path: str, limit: int = MAX_TEAMS) -> tuple[str, ...]:
         out: list[str] = []
-        for index, item in enumerate(self.lst(value, path)):
+        for index, item in enumerate(self.lst(value, path, limit)):
             name = self.string(item, f"{path}[{index}]")
             if name is not None:
                 out.append(name)
@@ -199,8 +299,140 @@ def _join(path: str, key: str) -> str:
     return f"{path}.{key}" if path else key
 
 
+def _shown(value: Any) -> str:
+    """A value for a message: its repr, shortened (a refused value may be a megabyte long)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return "the number"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def safe_text(text: str) -> str:
+    """``text`` with lone surrogates and NUL characters written as escapes, so it can be printed and encoded."""
+    if "\x00" in text:
+        text = text.replace("\x00", "\\x00")
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _bad_text(text: str) -> str | None:
+    if "\x00" in text:
+        return "holds a NUL character, which no text may hold"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "holds a lone surrogate (\\ud800..\\udfff), which is not valid Unicode text"
+    return None
+
+
+def text_problems(document: Any) -> list[Problem]:
+    """Every string of the document, keys included, that is not storable text: a NUL or a lone surrogate.
+
+    A quick whole-document check first (one encoding in C); only a document that fails it is walked for the
+    paths. At most ``MAX_TEXT_PROBLEMS`` are reported.
+    """
+    try:
+        text = json.dumps(document, ensure_ascii=False, check_circular=False)
+        text.encode("utf-8")
+        if "\\u0000" not in text:
+            return []
+    except (UnicodeEncodeError, RecursionError, TypeError, ValueError):
+        pass
+    problems: list[Problem] = []
+    stack: list[tuple[Any, str]] = [(document, "")]
+    while stack and len(problems) < MAX_TEXT_PROBLEMS:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            message = _bad_text(value)
+            if message is not None:
+                problems.append(Problem(path, message))
+        elif isinstance(value, dict):
+            for key, item in reversed(list(value.items())):
+                key_text = key if isinstance(key, str) else str(key)
+                item_path = _join(path, safe_text(key_text))
+                message = _bad_text(key_text)
+                if message is not None:
+                    problems.append(Problem(item_path, "the key " + message))
+                stack.append((item, item_path))
+        elif isinstance(value, list):
+            stack.extend((item, f"{path}[{i}]") for i, item in reversed(list(enumerate(value))))
+    return problems
+
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{},:]')
+
+
+def nesting_path(text: str, limit: int = MAX_DOCUMENT_DEPTH) -> str | None:
+    """The JSON path where ``text`` nests deeper than ``limit`` objects and lists, or None.
+
+    For a document the JSON decoder gave up on (too deep for it): a scan of the structural tokens only.
+    """
+    stack: list[list[Any]] = []  # [kind, key or index] of each open object or list
+    last = '""'
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token[0] == '"':
+            last = token
+        elif token == ":" and stack and stack[-1][0] == "{":
+            try:
+                stack[-1][1] = str(json.loads(last))
+            except ValueError:
+                stack[-1][1] = "?"
+        elif token == "," and stack and stack[-1][0] == "[":
+            stack[-1][1] += 1
+        elif token in "[{":
+            if len(stack) >= limit:
+                path = ""
+                for kind, where in stack:
+                    path = _join(path, safe_text(where or "?")) if kind == "{" else f"{path}[{where}]"
+                return path
+            stack.append([token, 0 if token == "[" else None])
+        elif token in "]}" and stack:
+            stack.pop()
+    return None
+
+
+def settings_problems(value: Any, path: str = "tournament.settings") -> list[Problem]:
+    """Bounds of a settings object before its ruleset reads it: depth, size, text lengths, finite numbers."""
+    problems: list[Problem] = []
+    count = 0
+    stack: list[tuple[Any, str, int]] = [(value, path, 0)]
+    while stack:
+        item, where, depth = stack.pop()
+        count += 1
+        if count > MAX_SETTINGS_VALUES:
+            return [Problem(path, f"more than {MAX_SETTINGS_VALUES} values; at most {MAX_SETTINGS_VALUES} are "
+                                  "allowed")]
+        if isinstance(item, (dict, list)):
+            if depth >= MAX_SETTINGS_DEPTH:
+                problems.append(Problem(where, f"nested too deeply: settings nest at most {MAX_SETTINGS_DEPTH} "
+                                               "levels"))
+                continue
+            pairs = item.items() if isinstance(item, dict) else ((f"[{i}]", v) for i, v in enumerate(item))
+            for key, inner in pairs:
+                inner_path = f"{where}{key}" if isinstance(item, list) else _join(where, str(key))
+                stack.append((inner, inner_path, depth + 1))
+        elif isinstance(item, str) and len(item) > MAX_SETTINGS_TEXT:
+            problems.append(Problem(where, f"{len(item)} characters; at most {MAX_SETTINGS_TEXT} are allowed"))
+        elif isinstance(item, bool) or item is None:
+            continue
+        elif isinstance(item, float) and not math.isfinite(item):
+            problems.append(Problem(where, f"{item!r} is not a finite number"))
+        elif isinstance(item, (int, float)) and abs(item) > MAX_SETTINGS_NUMBER:
+            problems.append(Problem(where, f"{_shown(item)} is above the largest allowed magnitude "
+                                           f"{MAX_SETTINGS_NUMBER}"))
+    if isinstance(value, dict):
+        for key, (limit, rule) in SETTING_LIMITS.items():
+            number = value.get(key)
+            if isinstance(number, int) and not isinstance(number, bool) and number > limit:
+                problems.append(Problem(_join(path, key), f"{_shown(number)} is above {limit} ({rule})"))
+    return problems
+
+
 def parse_document(document: Any) -> TournamentFacts:
     """Parse and validate a whole interchange document, or raise ``RulesetError``."""
+    text = text_problems(document)
+    if text:
+        raise RulesetError(text)
     r = Reader()
     doc = r.obj(document, "", TOP_KEYS, {"format", "tournament"})
     if doc is None:
@@ -213,9 +445,10 @@ def parse_document(document: Any) -> TournamentFacts:
     slug = r.string(tour_doc.get("slug"), "tournament.slug")
     if slug is not None and (len(slug) > 100 or not all(c.isalnum() or c in "-_" for c in slug)):
         r.fail("tournament.slug", "may hold only letters, digits, '-' and '_' (at most 100)")
-    name = r.string(tour_doc.get("name"), "tournament.name")
+    name = r.string(tour_doc.get("name"), "tournament.name", limit=MAX_TOURNAMENT_NAME)
     key = r.choice(tour_doc.get("ruleset"), "tournament.ruleset", rulesets.KEYS)
-    timezone = r.string(tour_doc.get("timezone"), "tournament.timezone", required=False) or "Europe/Moscow"
+    timezone = r.string(tour_doc.get("timezone"), "tournament.timezone", required=False,
+                        limit=MAX_TIMEZONE) or "Europe/Moscow"
     try:
         zoneinfo.ZoneInfo(timezone)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
@@ -224,6 +457,10 @@ def parse_document(document: Any) -> TournamentFacts:
     raw_settings = tour_doc.get("settings") or {}
     if not isinstance(raw_settings, dict):
         r.fail("tournament.settings", "must be an object")
+        raw_settings = {}
+    bounds = settings_problems(raw_settings)
+    if bounds:
+        r.problems += bounds
         raw_settings = {}
     if key is None:
         raise RulesetError(r.problems)
@@ -240,14 +477,19 @@ def parse_document(document: Any) -> TournamentFacts:
             r.fail("teams", "elimination_gp teams are drawn per stage: list them in each stage's teams")
     else:
         teams = _parse_teams(r, doc.get("teams"), "teams", key)
-    stages = [_parse_stage(r, s, f"stages[{i}]", key) for i, s in enumerate(r.lst(doc.get("stages"), "stages"))]
+    raw_stages = r.lst(doc.get("stages"), "stages", len(STAGE_KEYS[key]))
+    stages = [_parse_stage(r, s, f"stages[{i}]", key) for i, s in enumerate(raw_stages)]
     stages = [s for s in stages if s is not None]
     _check_stage_order(r, stages, key)
 
-    penalties = [parse_penalty(r, p, f"penalties[{i}]") for i, p in enumerate(r.lst(doc.get("penalties"), "penalties"))]
-    decisions = [parse_decision(r, d, f"decisions[{i}]", i + 1) for i, d in enumerate(r.lst(doc.get("decisions"), "decisions"))]
-    appeals = [_parse_appeal(r, a, f"appeals[{i}]", key) for i, a in enumerate(r.lst(doc.get("appeals"), "appeals"))]
-    withdrawals = [_parse_withdrawal(r, w, f"withdrawals[{i}]") for i, w in enumerate(r.lst(doc.get("withdrawals"), "withdrawals"))]
+    penalties = [parse_penalty(r, p, f"penalties[{i}]")
+                 for i, p in enumerate(r.lst(doc.get("penalties"), "penalties", MAX_ITEMS))]
+    decisions = [parse_decision(r, d, f"decisions[{i}]", i + 1)
+                 for i, d in enumerate(r.lst(doc.get("decisions"), "decisions", MAX_ITEMS))]
+    appeals = [_parse_appeal(r, a, f"appeals[{i}]", key)
+               for i, a in enumerate(r.lst(doc.get("appeals"), "appeals", MAX_ITEMS))]
+    withdrawals = [_parse_withdrawal(r, w, f"withdrawals[{i}]")
+                   for i, w in enumerate(r.lst(doc.get("withdrawals"), "withdrawals", MAX_TEAMS))]
 
     all_teams = list(teams) + [t for s in stages for t in s.teams]
     players = _complete_players(r, players, all_teams)
@@ -261,6 +503,7 @@ def parse_document(document: Any) -> TournamentFacts:
         timezone=timezone,
         starts_on=starts_on,
         settings=settings,
+        rules=frozen(ruleset.rule_constants),  # a document is read, and imported, under the current rules
         players=tuple(players),
         families=tuple(families),
         teams=tuple(teams),
@@ -307,7 +550,7 @@ def replacement_problems(facts: TournamentFacts, only: int | None = None) -> lis
 def _parse_players(r: Reader, value: Any) -> list[Player]:
     out: list[Player] = []
     seen: set[str] = set()
-    for i, raw in enumerate(r.lst(value, "players")):
+    for i, raw in enumerate(r.lst(value, "players", MAX_PLAYERS)):
         path = f"players[{i}]"
         p = r.obj(raw, path, PLAYER_KEYS, {"nick"})
         if p is None:
@@ -332,7 +575,7 @@ def _parse_players(r: Reader, value: Any) -> list[Player]:
 def _parse_families(r: Reader, value: Any) -> list[Family]:
     out: list[Family] = []
     seen: set[str] = set()
-    for i, raw in enumerate(r.lst(value, "families")):
+    for i, raw in enumerate(r.lst(value, "families", MAX_FAMILIES)):
         path = f"families[{i}]"
         f = r.obj(raw, path, FAMILY_KEYS, {"name"})
         if f is None:
@@ -351,13 +594,14 @@ def _parse_families(r: Reader, value: Any) -> list[Family]:
 def _parse_teams(r: Reader, value: Any, path: str, key: str) -> list[Team]:
     out: list[Team] = []
     seen: set[str] = set()
-    for i, raw in enumerate(r.lst(value, path)):
+    team_of: dict[str, str] = {}
+    for i, raw in enumerate(r.lst(value, path, MAX_TEAMS)):
         tpath = f"{path}[{i}]"
         t = r.obj(raw, tpath, TEAM_KEYS, {"name", "players"})
         if t is None:
             continue
         name = r.string(t.get("name"), f"{tpath}.name")
-        members = r.names(t.get("players"), f"{tpath}.players")
+        members = r.names(t.get("players"), f"{tpath}.players", MAX_ROSTER)
         if len(set(members)) != len(members):
             r.fail(f"{tpath}.players", "a player is listed twice")
         captain = r.string(t.get("captain"), f"{tpath}.captain", required=False)
@@ -369,6 +613,8 @@ def _parse_teams(r: Reader, value: Any, path: str, key: str) -> list[Team]:
             r.fail(f"{tpath}.name", f"team {name!r} is listed twice")
             continue
         seen.add(name)
+        if key != "elimination_gp":
+            _check_one_roster(r, tpath, name, members, team_of)
         league = r.choice(t.get("league"), f"{tpath}.league", LEAGUES, required=False) or "none"
         family = r.string(t.get("family"), f"{tpath}.family", required=False)
         if family is None and key == "family_league":
@@ -385,6 +631,9 @@ def _parse_left_at(r: Reader, value: Any, path: str, members: tuple[str, ...]) -
         return ()
     if not isinstance(value, dict):
         r.fail(path, "must be an object of player: moment")
+        return ()
+    if len(value) > len(members):
+        r.fail(path, f"{len(value)} entries for {len(members)} players of the team")
         return ()
     moments: dict[str, dt.datetime] = {}
     for nick, raw in value.items():
@@ -410,7 +659,7 @@ def _parse_stage(r: Reader, raw: Any, path: str, key: str) -> Stage | None:
     elif s.get("teams") is not None:
         r.fail(f"{path}.teams", f"{key} lists its teams at the top level")
     groups: list[Group] = []
-    for i, g in enumerate(r.lst(s.get("groups"), f"{path}.groups")):
+    for i, g in enumerate(r.lst(s.get("groups"), f"{path}.groups", MAX_GROUPS)):
         gpath = f"{path}.groups[{i}]"
         gd = r.obj(g, gpath, GROUP_KEYS, {"name", "teams"})
         if gd is None:
@@ -418,16 +667,17 @@ def _parse_stage(r: Reader, raw: Any, path: str, key: str) -> Stage | None:
         gname = gd.get("name")
         if isinstance(gname, int) and not isinstance(gname, bool):
             gname = str(gname)
-        gname = r.string(gname, f"{gpath}.name")
+        gname = r.string(gname, f"{gpath}.name", limit=MAX_GROUP_NAME)
+        gteams = r.names(gd.get("teams"), f"{gpath}.teams", MAX_GROUP_TEAMS)  # FL-8
         if gname is not None:
-            groups.append(Group(name=gname, teams=r.names(gd.get("teams"), f"{gpath}.teams")))
+            groups.append(Group(name=gname, teams=gteams))
     games: list[Game] = []
     tours: list[Tour] = []
     if key in MAFIA_RULESETS:
         if s.get("tours") is not None:
             r.fail(f"{path}.tours", "a Mafia stage has games, not tours")
         numbers: set[int] = set()
-        for i, g in enumerate(r.lst(s.get("games"), f"{path}.games")):
+        for i, g in enumerate(r.lst(s.get("games"), f"{path}.games", MAX_GAMES)):
             game = parse_game(r, g, f"{path}.games[{i}]")
             if game is None:
                 continue
@@ -440,7 +690,7 @@ def _parse_stage(r: Reader, raw: Any, path: str, key: str) -> Stage | None:
         if s.get("games") is not None:
             r.fail(f"{path}.games", "a ChGK stage has tours, not games")
         numbers = set()
-        for i, t in enumerate(r.lst(s.get("tours"), f"{path}.tours")):
+        for i, t in enumerate(r.lst(s.get("tours"), f"{path}.tours", MAX_TOURS)):
             tour = parse_tour(r, t, f"{path}.tours[{i}]")
             if tour is None:
                 continue
@@ -450,9 +700,14 @@ def _parse_stage(r: Reader, raw: Any, path: str, key: str) -> Stage | None:
             numbers.add(tour.number)
             tours.append(tour)
     seed = s.get("seed")
-    if seed is not None and not isinstance(seed, (str, int)):
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (str, int))):
         r.fail(f"{path}.seed", "must be a string or an integer")
         seed = None
+    elif isinstance(seed, int) and seed.bit_length() > 256:
+        r.fail(f"{path}.seed", "the number is too long for a seed")
+        seed = None
+    elif isinstance(seed, str):
+        seed = r.string(seed, f"{path}.seed", allow_empty=True, limit=MAX_SEED)
     return Stage(key=stage_key, teams=tuple(teams), groups=tuple(groups), games=tuple(games),
                  tours=tuple(tours), seed=None if seed is None else str(seed))
 
@@ -482,13 +737,13 @@ def parse_game(r: Reader, raw: Any, path: str) -> Game | None:
     group = g.get("group")
     if isinstance(group, int) and not isinstance(group, bool):
         group = str(group)
-    group = r.string(group, f"{path}.group", required=False)
+    group = r.string(group, f"{path}.group", required=False, limit=MAX_GROUP_NAME)
     seats: list[Seat] = []
     seen_players: set[str] = set()
-    raw_seats = r.lst(g.get("seats"), f"{path}.seats")
+    raw_seats = r.lst(g.get("seats"), f"{path}.seats", MAX_SEATS)  # FL-8, FL-9: 21 players a game
     if raw_seats and status not in ("played", "technical"):
         r.fail(f"{path}.seats", f"a {status} game has no seats")
-    game_days = r.integer(g.get("game_days"), f"{path}.game_days", minimum=0)
+    game_days = r.integer(g.get("game_days"), f"{path}.game_days", minimum=0, maximum=MAX_GAME_DAYS)
     for i, s in enumerate(raw_seats):
         spath = f"{path}.seats[{i}]"
         sd = r.obj(s, spath, SEAT_KEYS, {"player", "team", "role"})
@@ -497,9 +752,9 @@ def parse_game(r: Reader, raw: Any, path: str) -> Game | None:
         player = r.string(sd.get("player"), f"{spath}.player")
         team = r.string(sd.get("team"), f"{spath}.team")
         role = r.choice(sd.get("role"), f"{spath}.role", ROLES)
-        stats = r.integer(sd.get("stats"), f"{spath}.stats")
-        days_played = r.integer(sd.get("days_played"), f"{spath}.days_played", minimum=0)
-        kills = r.integer(sd.get("maniac_kills"), f"{spath}.maniac_kills", minimum=0) or 0
+        stats = r.integer(sd.get("stats"), f"{spath}.stats", minimum=0)
+        days_played = r.integer(sd.get("days_played"), f"{spath}.days_played", minimum=0, maximum=MAX_GAME_DAYS)
+        kills = r.integer(sd.get("maniac_kills"), f"{spath}.maniac_kills", minimum=0, maximum=MAX_SEATS - 1) or 0
         if player is None or team is None or role is None:
             continue
         if player in seen_players:
@@ -518,15 +773,11 @@ def parse_game(r: Reader, raw: Any, path: str) -> Game | None:
             fake_passport=r.boolean(sd.get("fake_passport"), f"{spath}.fake_passport"),
         ))
     no_show: list[tuple[str, str]] = []
-    raw_ns = g.get("no_show_eliminated")
-    if raw_ns is not None:
-        if not isinstance(raw_ns, dict):
-            r.fail(f"{path}.no_show_eliminated", "must be an object of team: player")
-        else:
-            for team, player in raw_ns.items():
-                p = r.string(player, f"{path}.no_show_eliminated.{team}")
-                if p is not None:
-                    no_show.append((team, p))
+    raw_ns = r.mapping(g.get("no_show_eliminated"), f"{path}.no_show_eliminated", "team: player", MAX_TEAMS)
+    for team, player in raw_ns.items():
+        p = r.string(player, f"{path}.no_show_eliminated.{team}")
+        if p is not None:
+            no_show.append((team, p))
     recorded_at = r.datetime(g.get("result_recorded_at"), f"{path}.result_recorded_at")
     if recorded_at is not None and status == "scheduled":
         r.fail(f"{path}.result_recorded_at", "a scheduled game has no result yet")
@@ -535,11 +786,11 @@ def parse_game(r: Reader, raw: Any, path: str) -> Game | None:
     return Game(
         result_recorded_at=recorded_at,
         number=number, status=status, outcome=outcome, group=group,
-        round=r.integer(g.get("round"), f"{path}.round", minimum=1),
+        round=r.integer(g.get("round"), f"{path}.round", minimum=1, maximum=MAX_GAMES),
         scheduled_at=r.datetime(g.get("scheduled_at"), f"{path}.scheduled_at"),
         omon=r.boolean(g.get("omon"), f"{path}.omon"),
         game_days=game_days,
-        link=r.string(g.get("link"), f"{path}.link", required=False),
+        link=r.string(g.get("link"), f"{path}.link", required=False, limit=MAX_LINK),
         absent_teams=r.names(g.get("absent_teams"), f"{path}.absent_teams"),
         no_show_eliminated=tuple(no_show),
         seats=tuple(seats),
@@ -551,16 +802,18 @@ def parse_tour(r: Reader, raw: Any, path: str) -> Tour | None:
     if t is None:
         return None
     number = r.integer(t.get("number"), f"{path}.number", required=True, minimum=1)
-    questions = r.integer(t.get("questions"), f"{path}.questions", minimum=1)
-    masks_raw = t.get("masks") or {}
+    questions = r.integer(t.get("questions"), f"{path}.questions", minimum=1, maximum=MAX_QUESTIONS)  # CHGK-8
+    if t.get("questions") is not None and questions is None:
+        return None
+    masks_raw = r.mapping(t.get("masks") or None, f"{path}.masks", "team: mask", MAX_TEAMS)
     masks: list[tuple[str, str]] = []
-    if not isinstance(masks_raw, dict):
-        r.fail(f"{path}.masks", "must be an object of team: mask")
-        masks_raw = {}
     for team, mask in masks_raw.items():
         mpath = f"{path}.masks.{team}"
         if not isinstance(mask, str):
             r.fail(mpath, "must be a string of 1, 0, X and ?")
+            continue
+        if len(mask) > MAX_QUESTIONS:
+            r.fail(mpath, f"{len(mask)} marks; a tour has at most {MAX_QUESTIONS} questions")
             continue
         bad = next((i for i, c in enumerate(mask) if c not in MASK_CHARS), None)
         if bad is not None:
@@ -593,7 +846,7 @@ def parse_penalty(r: Reader, raw: Any, path: str) -> Penalty | None:
     points = r.decimal(p.get("points"), f"{path}.points", required=True)
     if points is not None and points <= 0:
         r.fail(f"{path}.points", "penalty points are positive (they are deducted)")
-    kind = r.string(p.get("kind"), f"{path}.kind")
+    kind = r.string(p.get("kind"), f"{path}.kind", limit=MAX_PENALTY_KIND)
     if kind in ("no_show", "ineligible_player", "two_players", "foreign_player"):
         r.fail(f"{path}.kind", f"{kind} is detected by the portal from the seats (FL-15); do not import it")
     if points is None or kind is None:
@@ -603,9 +856,10 @@ def parse_penalty(r: Reader, raw: Any, path: str) -> Penalty | None:
                    kind=kind, points=points,
                    game=r.integer(p.get("game"), f"{path}.game", minimum=1),
                    player=r.string(p.get("player"), f"{path}.player", required=False),
-                   code=r.string(p.get("code"), f"{path}.code", required=False),
+                   code=r.string(p.get("code"), f"{path}.code", required=False, limit=MAX_PENALTY_CODE),
                    decided_at=r.datetime(p.get("decided_at"), f"{path}.decided_at"),
-                   text=r.string(p.get("text"), f"{path}.text", required=False, allow_empty=True) or "")
+                   text=r.string(p.get("text"), f"{path}.text", required=False, allow_empty=True,
+                                 limit=MAX_TEXT) or "")
 
 
 def parse_decision(r: Reader, raw: Any, path: str, index: int) -> Decision | None:
@@ -629,15 +883,17 @@ def parse_decision(r: Reader, raw: Any, path: str, index: int) -> Decision | Non
     return Decision(index=index, kind=kind,
                     stage=r.string(d.get("stage"), f"{path}.stage", required=False),
                     game=r.integer(d.get("game"), f"{path}.game", minimum=1),
-                    code=r.string(d.get("code"), f"{path}.code", required=False),
+                    code=r.string(d.get("code"), f"{path}.code", required=False, limit=MAX_DECISION_CODE),
                     outcome=outcome,
                     team=r.string(d.get("team"), f"{path}.team", required=False),
                     player=r.string(d.get("player"), f"{path}.player", required=False),
-                    order=r.names(d.get("order"), f"{path}.order"),
-                    reason=r.string(d.get("reason"), f"{path}.reason", required=False, allow_empty=True),
+                    order=r.names(d.get("order"), f"{path}.order", MAX_ORDER),
+                    reason=r.string(d.get("reason"), f"{path}.reason", required=False, allow_empty=True,
+                                    limit=MAX_TEXT),
                     decided_at=decided_at, published_at=published_at,
-                    by=r.string(d.get("by"), f"{path}.by", required=False),
-                    text=r.string(d.get("text"), f"{path}.text", required=False, allow_empty=True) or "")
+                    by=r.string(d.get("by"), f"{path}.by", required=False, limit=MAX_SIGNATURE),
+                    text=r.string(d.get("text"), f"{path}.text", required=False, allow_empty=True,
+                                  limit=MAX_TEXT) or "")
 
 
 def _parse_appeal(r: Reader, raw: Any, path: str, key: str) -> Appeal | None:
@@ -657,7 +913,7 @@ def _parse_appeal(r: Reader, raw: Any, path: str, key: str) -> Appeal | None:
                 r.fail(f"{path}.{needed}", "is required for a ChGK appeal (CHGK-20)")
     if kind == "decision" and a.get("decision") is None:
         r.fail(f"{path}.decision", "a Mafia appeal names the decision it is against (its 1-based index)")
-    decision = r.integer(a.get("decision"), f"{path}.decision", minimum=1)
+    decision = r.integer(a.get("decision"), f"{path}.decision", minimum=1, maximum=MAX_ITEMS)
     replacement = None
     if verdict == "partly" and kind != "decision":
         r.fail(f"{path}.verdict", "partly is a verdict on a Mafia decision only")
@@ -676,11 +932,12 @@ def _parse_appeal(r: Reader, raw: Any, path: str, key: str) -> Appeal | None:
     return Appeal(kind=kind, filed_at=filed_at,
                   stage=r.string(a.get("stage"), f"{path}.stage", required=False),
                   tour=r.integer(a.get("tour"), f"{path}.tour", minimum=1),
-                  question=r.integer(a.get("question"), f"{path}.question", minimum=1),
+                  question=r.integer(a.get("question"), f"{path}.question", minimum=1, maximum=MAX_QUESTIONS),
                   team=r.string(a.get("team"), f"{path}.team", required=False),
-                  answer=r.string(a.get("answer"), f"{path}.answer", required=False, allow_empty=True),
+                  answer=r.string(a.get("answer"), f"{path}.answer", required=False, allow_empty=True,
+                                  limit=MAX_TEXT),
                   verdict=verdict, credited_teams=credited, decision=decision,
-                  appellant=r.string(a.get("appellant"), f"{path}.appellant", required=False),
+                  appellant=r.string(a.get("appellant"), f"{path}.appellant", required=False, limit=MAX_SIGNATURE),
                   replacement=replacement, decided_at=decided_at)
 
 
@@ -693,6 +950,22 @@ def _parse_withdrawal(r: Reader, raw: Any, path: str) -> Withdrawal | None:
     if team is None or at is None:
         return None
     return Withdrawal(team=team, at=at)
+
+
+def _check_one_roster(r: Reader, path: str, name: str, members: tuple[str, ...], team_of: dict[str, str]) -> None:
+    """A player is on one team's roster of the tournament (interchange: top-level ``teams``).
+
+    A ChGK legionnaire who helps another team in one tour is recorded in that tour's line-up (CHGK-4), not on a
+    second roster; a family league player plays for their own family (FL-1, FL-3); a class_balanced player for
+    one of the 14 teams (CB-1). elimination_gp draws new teams for every stage, where GP-8 (one team a stage) is
+    the ruleset's own check.
+    """
+    for pi, nick in enumerate(members):
+        other = team_of.setdefault(nick, name)
+        if other != name:
+            r.fail(f"{path}.players[{pi}]",
+                   f"{nick} is already on the roster of {other}; a player is on one team's roster of a "
+                   "tournament (a ChGK legionnaire is recorded in a tour's line-up, CHGK-4)")
 
 
 def _complete_players(r: Reader, players: list[Player], teams: list[Team]) -> list[Player]:

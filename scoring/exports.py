@@ -16,6 +16,19 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 TEAM_COLUMNS = ("rank", "group", "team", "points", "status")
+FORMULA_LEADS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutral(value: Any) -> Any:
+    """A text cell that a spreadsheet would read as a formula, with a single quote before it (OWASP, CSV
+    injection): a team named ``=HYPERLINK(...)`` stays text. Numbers and everything else are kept as they are."""
+    if isinstance(value, str) and value.startswith(FORMULA_LEADS):
+        return "'" + value
+    return value
+
+
+def _neutral_rows(table: list[list[Any]]) -> list[list[Any]]:
+    return [[neutral(cell) for cell in row] for row in table]
 PLAYER_COLUMNS = ("rank", "player", "team", "points", "games", "status")
 
 
@@ -72,11 +85,11 @@ def standings_csv(export: dict[str, Any]) -> bytes:
     """CSV (UTF-8 with a byte-order mark, for spreadsheets): the teams; then, after an empty line, the players."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerows(team_table(export))
+    writer.writerows(_neutral_rows(team_table(export)))
     players = player_table(export)
     if players is not None:
         writer.writerow([])
-        writer.writerows(players)
+        writer.writerows(_neutral_rows(players))
     return out.getvalue().encode("utf-8-sig")
 
 
@@ -92,6 +105,7 @@ def standings_xlsx(export: dict[str, Any]) -> bytes:
     for title, table in sheets:
         if table is None:
             continue
+        table = _neutral_rows(table)
         sheet = workbook.active if first else workbook.create_sheet()
         first = False
         sheet.title = str(title)[:31]

@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.db import transaction
+from django.db import DataError, IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 import rulesets
@@ -17,7 +18,7 @@ from accounts.models import Family, Player
 from rulesets.base import Problem, RulesetError
 from rulesets.errors import Conflict, Invalid
 from rulesets.facts import TournamentFacts
-from rulesets.interchange import parse_document
+from rulesets.interchange import MAX_DOCUMENT_DEPTH, nesting_path, parse_document, safe_text
 from tournaments.audit import record
 from tournaments.changes import bulk_change, mark_changed
 from tournaments.models import (
@@ -47,7 +48,8 @@ class ImportRefused(Invalid):
     conflict = False
 
     def __init__(self, problems: list[Problem]):
-        super().__init__(list(problems))
+        # a refused document may hold text that cannot be printed or encoded (a lone surrogate): escape it
+        super().__init__([Problem(safe_text(p.path), safe_text(p.message)) for p in problems])
 
 
 class ImportConflict(ImportRefused, Conflict):
@@ -60,7 +62,12 @@ def decode(raw: bytes | str) -> Any:
     """Decode JSON text, turning a syntax error into a refusal naming the line."""
     try:
         return json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except RecursionError as exc:
+        text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+        path = nesting_path(text, MAX_DOCUMENT_DEPTH) or ""
+        raise ImportRefused([Problem(path, f"nested too deeply: a document nests at most {MAX_DOCUMENT_DEPTH} "
+                                           "objects and lists")]) from exc
+    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, an integer of more than 4,300 digits
         raise ImportRefused([Problem("", f"not valid JSON: {exc}")]) from exc
 
 
@@ -70,7 +77,13 @@ def import_document(document: Any, *, replace: bool = False, user=None) -> Tourn
         facts = parse_document(document)
     except RulesetError as exc:
         raise ImportRefused(exc.problems) from exc
-    return store_facts(facts, replace=replace, user=user)
+    except RecursionError as exc:
+        raise ImportRefused([Problem("", "the document is nested too deeply")]) from exc
+    try:
+        return store_facts(facts, replace=replace, user=user)
+    except (DataError, IntegrityError, OverflowError) as exc:
+        # the parser bounds every value the database stores; this is the last line, without the SQL text
+        raise ImportRefused([Problem("", "the database refused the document; nothing was changed")]) from exc
 
 
 @transaction.atomic
@@ -86,6 +99,7 @@ def store_facts(facts: TournamentFacts, *, replace: bool = False, user=None) -> 
 
 def _store(facts: TournamentFacts, replace: bool) -> tuple[Tournament, bool]:
     existing = Tournament.objects.select_for_update().filter(slug=facts.slug).first()
+    owned = _families_of(existing) if existing is not None else set()
     if existing is not None:
         if not replace:
             raise ImportConflict(
@@ -100,7 +114,7 @@ def _store(facts: TournamentFacts, replace: bool) -> tuple[Tournament, bool]:
         settings=facts.settings, timezone=facts.timezone, starts_on=facts.starts_on, facts_version=version,
     )
     players = _ensure_players(facts)
-    families = _ensure_families(facts, players)
+    families = _ensure_families(facts, players, owned, tournament)
     Participant.objects.bulk_create([
         Participant(tournament=tournament, player=players[p.nick], order=i, level=p.level,
                     disqualified=p.disqualified, banned=p.banned,
@@ -189,15 +203,56 @@ def _ensure_players(facts: TournamentFacts) -> dict[str, Player]:
     return {p.nick: p for p in Player.objects.filter(nick__in=nicks)}
 
 
-def _ensure_families(facts: TournamentFacts, players: dict[str, Player]) -> dict[str, Family]:
+def _families_of(tournament: Tournament) -> set[int]:
+    """The families the tournament uses (its families, teams and participants), read before a replace."""
+    return (set(TournamentFamily.objects.filter(tournament=tournament).values_list("family_id", flat=True))
+            | set(Team.objects.filter(tournament=tournament, family__isnull=False).values_list("family_id", flat=True))
+            | set(Participant.objects.filter(tournament=tournament, family__isnull=False)
+                  .values_list("family_id", flat=True)))
+
+
+def _used_elsewhere(family_ids: set[int], tournament: Tournament) -> set[int]:
+    """Of ``family_ids``, those another tournament than ``tournament`` uses."""
+    if not family_ids:
+        return set()
+    others = ~Q(tournament=tournament)
+    return (set(TournamentFamily.objects.filter(others, family_id__in=family_ids).values_list("family_id", flat=True))
+            | set(Team.objects.filter(others, family_id__in=family_ids).values_list("family_id", flat=True))
+            | set(Participant.objects.filter(others, family_id__in=family_ids).values_list("family_id", flat=True)))
+
+
+def _ensure_families(facts: TournamentFacts, players: dict[str, Player], owned: set[int],
+                     tournament: Tournament | None = None) -> dict[str, Family]:
+    """The document's families: new ones are created with their head; an existing one is reused as it is.
+
+    An import changes only a family it owns: one the tournament it replaces used and no other tournament
+    uses. Any other family's head stays (it decides who applies for the family, FL-1); a document that would
+    change it is refused at ``families[i].head``.
+    """
     names = [f.name for f in facts.families]
     found = {f.name: f for f in Family.objects.filter(name__in=names)}
-    Family.objects.bulk_create([Family(name=n) for n in names if n not in found])
-    families = {f.name: f for f in Family.objects.filter(name__in=names)}
-    for fam in facts.families:
-        if fam.head is not None and families[fam.name].head_id != players[fam.head].pk:
-            families[fam.name].head = players[fam.head]
-            families[fam.name].save(update_fields=["head"])
+    Family.objects.bulk_create([Family(name=n, head=players[f.head] if f.head else None)
+                                for f in facts.families if (n := f.name) not in found])
+    families = {f.name: f for f in Family.objects.filter(name__in=names).select_related("head")}
+    changes = [(i, fam) for i, fam in enumerate(facts.families)
+               if fam.name in found and fam.head is not None and families[fam.name].head_id != players[fam.head].pk]
+    if not changes:
+        return families
+    foreign = _used_elsewhere({families[fam.name].pk for _, fam in changes}, tournament) if tournament else set()
+    problems = []
+    for i, fam in changes:
+        family = families[fam.name]
+        if family.pk in owned and family.pk not in foreign:
+            family.head = players[fam.head]
+            family.save(update_fields=["head"])
+            continue
+        head = f"head {family.head.nick!r}" if family.head else "no head"
+        problems.append(Problem(f"families[{i}].head", (
+            f"family {fam.name!r} exists with {head} and is not this tournament's own (another tournament "
+            f"uses it, or an earlier import of {facts.slug!r} did not create it): an import does not change its "
+            "head; leave head out or give the family's own")))
+    if problems:
+        raise ImportRefused(problems)
     return families
 
 

@@ -44,6 +44,7 @@ from formats.chgk_tour_points.models import LineUp
 from rulesets.chgk_tour_points import season as chgk_season
 from rulesets.errors import Conflict, Invalid, NotAllowed
 from tournaments.models import FilingDelegation, Mask, Participant, RosterEntry, Team, Tour
+from tournaments.rosters import roster_conflict, roster_conflict_message
 
 CHGK = "chgk_tour_points"
 
@@ -126,6 +127,9 @@ def _open_entry(team: Team, name: str, moment: dt.datetime, order: int) -> Roste
     if RosterEntry.objects.filter(team=team, player=player).exists():
         raise RosterRefused([_("%(name)s was on this roster before; ask the organizer to bring them back.")
                              % {"name": player.nick}])
+    other = roster_conflict(team, player.pk)
+    if other is not None:
+        raise RosterRefused([roster_conflict_message(player.nick, other)])
     entry = RosterEntry.objects.create(team=team, player=player, order=order, joined_at=moment)
     if not Participant.objects.filter(tournament=team.tournament, player=player).exists():
         last = Participant.objects.filter(tournament=team.tournament).aggregate(m=Max("order"))["m"]

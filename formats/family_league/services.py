@@ -56,6 +56,7 @@ from tournaments.models import (
     TournamentFamily,
     TournamentStatus,
 )
+from tournaments.rosters import roster_conflict, roster_conflict_message
 
 RULESET = "family_league"
 JUDGED_ACTION = "fl3_judged"
@@ -165,6 +166,10 @@ def apply(user, tournament: Tournament, family: Family, player_ids, now: dt.date
         raise EntryRefused(_("The roster may hold only current members of %(family)s.") % {"family": family.name})
     order = (Team.objects.filter(tournament=tournament, stage__isnull=True).aggregate(m=Max("order"))["m"] or 0) + 1
     team = Team.objects.create(tournament=tournament, name=family.name, family=family, order=order)
+    for pk in sorted(wanted):
+        other = roster_conflict(team, pk)
+        if other is not None:
+            raise EntryRefused(roster_conflict_message(members[pk].nick, other))
     for index, player in enumerate(sorted((members[pk] for pk in wanted), key=lambda p: p.nick), start=1):
         RosterEntry.objects.create(team=team, player=player, order=index, joined_at=now)
     family_order = (TournamentFamily.objects.filter(tournament=tournament).aggregate(m=Max("order"))["m"] or 0) + 1
