@@ -1,5 +1,6 @@
 """``/api/v1/``: one router joining every app's viewsets, the standings and schedule views, the schema.
 
+- the root (``/api/v1/`` itself) lists the endpoints and links the documentation (``portal.api.root``);
 - ``schema/`` OpenAPI 3 (drf-spectacular), ``docs/`` Swagger UI, ``redoc/`` Redoc (assets from the sidecar);
 - ``tournaments/import/`` (POST), ``tournaments/SLUG/standings/``, ``tournaments/SLUG/schedule/``,
   ``tournaments/SLUG/schedule.ics``;
@@ -8,12 +9,16 @@
 """
 
 from django.urls import include, path, re_path
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView
 from rest_framework.routers import DefaultRouter
 
 from portal.api.appeals import AppealViewSet, DecisionViewSet
+from portal.api.common import WellFormedInput
+from portal.api.docs import RedocView, SwaggerView
+from portal.api.root import ApiRootView
 from portal.api.standings import StandingsView
 from portal.api.views import (
     SLUG_PATTERN,
@@ -27,9 +32,12 @@ from portal.api.views import (
     TournamentViewSet,
     TourViewSet,
 )
+from rulesets.errors import Invalid, Problem
+
+LANGUAGES = ("ru", "en")
 
 
-class SchemaView(SpectacularAPIView):
+class SchemaView(WellFormedInput, SpectacularAPIView):
     @extend_schema(
         operation_id="schema_retrieve",
         summary="This API's OpenAPI 3 schema",
@@ -38,7 +46,7 @@ class SchemaView(SpectacularAPIView):
                     "picks the language of the translated field titles. Swagger UI reads it at /api/v1/docs/, "
                     "Redoc at /api/v1/redoc/.",
         parameters=[OpenApiParameter("format", str, enum=["json", "yaml"]),
-                    OpenApiParameter("lang", str, enum=["ru", "en"])],
+                    OpenApiParameter("lang", str, enum=list(LANGUAGES))],
         responses={(200, "application/vnd.oai.openapi"): OpenApiResponse(OpenApiTypes.OBJECT),
                    (200, "application/vnd.oai.openapi+json"): OpenApiResponse(OpenApiTypes.OBJECT)},
         examples=[OpenApiExample("The schema", response_only=True, media_type="application/vnd.oai.openapi+json",
@@ -46,6 +54,9 @@ class SchemaView(SpectacularAPIView):
                                                                      "version": "1"}, "paths": {}})],
     )
     def get(self, request, *args, **kwargs):
+        lang = request.query_params.get("lang")
+        if lang is not None and lang not in LANGUAGES:
+            raise Invalid([Problem("lang", _("one of: %(languages)s") % {"languages": ", ".join(LANGUAGES)})])
         return super().get(request, *args, **kwargs)
 
 
@@ -63,12 +74,14 @@ router.register("decisions", DecisionViewSet, basename="api-decision")
 router.register("appeals", AppealViewSet, basename="api-appeal")
 
 urlpatterns = [
+    path("", ApiRootView.as_view(), name="api-root"),
     path("schema/", SchemaView.as_view(), name="api-schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    path("docs/", SwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("redoc/", RedocView.as_view(url_name="api-schema"), name="api-redoc"),
     # slugs may hold any letters (the interchange format allows them), as in the router's lookups
     re_path(rf"^tournaments/(?P<slug>{SLUG_PATTERN})/standings/$", StandingsView.as_view(), name="api-standings"),
     re_path(rf"^tournaments/(?P<slug>{SLUG_PATTERN})/schedule\.ics$", ScheduleCalendarView.as_view(),
             name="api-schedule-ics"),
+    path("", include("portal.api.imports")),  # issue 18: a game log, a rating-site response
     path("", include(router.urls)),
 ]

@@ -14,3 +14,5 @@ urlpatterns = [
     *[path("", include(home.urls)) for home in registry.homes() if home.urls],
     path("", include("portal.urls")),
 ]
+
+handler404 = "portal.api.errors.not_found"  # JSON under /api/, the site's page elsewhere

@@ -1,16 +1,14 @@
 """The OpenAPI 3 schema of /api/v1/ (drf-spectacular): valid, documented, and true to the responses.
 
-schemathesis is not installed in this environment, so the schema is checked
-with drf-spectacular's own validator (the OpenAPI 3 JSON schema), every
-operation is checked for a summary, a description and an example, and the
-read endpoints' real responses are validated against the schema's response
-schemas with jsonschema (a small, deterministic stand-in for a schemathesis
-run). When schemathesis is importable, ``test_schemathesis_run`` also runs.
+The schema is checked with drf-spectacular's own validator (the OpenAPI 3
+JSON schema), every operation is checked for a summary, a description and an
+example, and the read endpoints' real responses are validated against the
+schema's response schemas with jsonschema. schemathesis runs every one of its
+checks against the same schema in ``tests/test_api_schemathesis.py``.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import jsonschema
@@ -111,7 +109,7 @@ def test_documentation_pages_load_their_assets_from_the_portal(page, marker):
     assert "cdn.jsdelivr" not in html and "unpkg.com" not in html
 
 
-# --- the responses conform to the schema (the stand-in for schemathesis) ---
+# --- the responses conform to the schema ---
 
 
 def to_json_schema(node, components: dict):
@@ -182,75 +180,3 @@ def test_write_responses_conform_to_the_schema(schema, populated, django_user_mo
     stale = api.put(f"{API}/games/{created.json()['id']}/", {**game, "version": 0}, format="json")
     assert stale.status_code == 409
     jsonschema.validate(stale.json(), response_schema(schema, "/api/v1/games/{id}/", "put", "409"))
-
-
-@pytest.mark.skipif(importlib.util.find_spec("schemathesis") is None,
-                    reason="schemathesis is not installed; see the response-conformance tests above")
-def test_schemathesis_run(schema, populated):  # pragma: no cover - runs only where schemathesis is installed
-    import schemathesis
-    from django.core.signals import request_finished, request_started
-    from django.db import close_old_connections
-    from hypothesis import HealthCheck, given
-    from hypothesis import settings as hsettings
-
-    from config.wsgi import application
-
-    # Like Django's test client: the test's own database connection must survive each WSGI request.
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    try:
-        loader = getattr(getattr(schemathesis, "openapi", None), "from_dict", None) or schemathesis.from_dict
-        api = loader(json.loads(json.dumps(schema, default=str)))
-        for result in api.get_all_operations():
-            operation = result.ok()
-            if operation.method.upper() != "GET":
-                continue
-
-            @hsettings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck), database=None)
-            @given(case=operation.as_strategy())
-            def check(case):
-                response = case.call(app=application) if hasattr(case, "call") else case.call_wsgi(app=application)
-                assert response.status_code < 500
-
-            check()
-    finally:
-        request_started.connect(close_old_connections)
-        request_finished.connect(close_old_connections)
-
-
-@pytest.mark.skipif(importlib.util.find_spec("schemathesis") is None, reason="schemathesis is not installed")
-def test_schemathesis_writes_as_staff_never_fail(schema, populated, django_user_model):
-    """Every write operation of the schema, with generated bodies, as staff with a token: 4xx or 2xx, never 5xx."""
-    import schemathesis
-    from django.core.signals import request_finished, request_started
-    from django.db import close_old_connections
-    from hypothesis import HealthCheck, given
-    from hypothesis import settings as hsettings
-    from rest_framework.authtoken.models import Token
-
-    from config.wsgi import application
-
-    staff = django_user_model.objects.create_user("fuzz-staff", password="pw-123456789", is_staff=True)
-    headers = {"Authorization": f"Token {Token.objects.create(user=staff).key}"}
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    try:
-        api = schemathesis.openapi.from_dict(json.loads(json.dumps(schema, default=str)))
-        operations = 0
-        for result in api.get_all_operations():
-            operation = result.ok()
-            if operation.method.upper() == "GET":
-                continue
-            operations += 1
-
-            @hsettings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck), database=None)
-            @given(case=operation.as_strategy())
-            def check(case):
-                response = case.call(app=application, headers=headers)
-                assert response.status_code < 500, (case.method, case.formatted_path, response.text[:300])
-
-            check()
-        assert operations >= 6
-    finally:
-        request_started.connect(close_old_connections)
-        request_finished.connect(close_old_connections)

@@ -25,8 +25,8 @@ from accounts.models import Role, TournamentRole
 from accounts.permissions import can_see_hidden_appellant
 from appeals.services import verdict_given_late
 from portal.api import appeal_writes as api_writes
-from portal.api.common import ApiPagination, ZonedDateTimeField
-from portal.api.filters import UtcDateTimeRangeFilter
+from portal.api.common import ApiPagination, WellFormedInput, ZonedDateTimeField
+from portal.api.filters import IntegerFilter, StrictFilterSet, UtcDateTimeRangeFilter
 from tournaments import commands
 from tournaments.models import Appeal, AppealKind, Decision, DecisionKind, Team, Verdict
 
@@ -71,13 +71,13 @@ class ViewerRoles:
                 if roles & {Role.ORGANIZER, Role.CURATOR} and Role.JURY not in roles]
 
 
-class DecisionFilter(df.FilterSet):
+class DecisionFilter(StrictFilterSet):
     tournament = df.CharFilter(field_name="tournament__slug", label=_("tournament slug"))
     stage = df.CharFilter(field_name="stage__key", label=_("stage key"))
     kind = df.ChoiceFilter(field_name="kind", choices=DecisionKind.choices, label=_("kind"))
     team = df.CharFilter(field_name="team__name", label=_("team name"))
     player = df.CharFilter(field_name="player__nick", label=_("player nick"))
-    game = df.NumberFilter(field_name="game__number", label=_("game number"))
+    game = IntegerFilter(field_name="game__number", label=_("game number"))
     decided = UtcDateTimeRangeFilter(field_name="decided_at", label=_("decided at (range)"))
     published = UtcDateTimeRangeFilter(field_name="published_at", label=_("published at (range)"))
 
@@ -89,13 +89,13 @@ class DecisionFilter(df.FilterSet):
 VERDICT_CHOICES = [*Verdict.choices, ("pending", _("pending"))]
 
 
-class AppealFilter(df.FilterSet):
+class AppealFilter(StrictFilterSet):
     tournament = df.CharFilter(field_name="tournament__slug", label=_("tournament slug"))
     stage = df.CharFilter(field_name="stage__key", label=_("stage key"))
     kind = df.ChoiceFilter(field_name="kind", choices=AppealKind.choices, label=_("kind"))
     status = df.ChoiceFilter(method="filter_status", choices=VERDICT_CHOICES, label=_("verdict or pending"))
-    tour = df.NumberFilter(field_name="tour__number", label=_("tour number"))
-    decision = df.NumberFilter(field_name="decision__index", label=_("decision number"))
+    tour = IntegerFilter(field_name="tour__number", label=_("tour number"))
+    decision = IntegerFilter(field_name="decision__index", label=_("decision number"))
     team = df.CharFilter(method="filter_team", label=_("appealing team (hidden appellants excepted)"))
     filed = UtcDateTimeRangeFilter(field_name="filed_at", label=_("filed at (range)"))
 
@@ -215,7 +215,7 @@ APPEAL_EXAMPLE = {"id": 3, "tournament": "mubk-spring", "order": 0, "kind": "acc
         examples=[OpenApiExample("A technical result", value=DECISION_EXAMPLE, response_only=True)],
     ),
 )
-class DecisionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class DecisionViewSet(WellFormedInput, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = DecisionSerializer
     filterset_class = DecisionFilter
     pagination_class = ApiPagination
@@ -253,7 +253,7 @@ class DecisionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         examples=[OpenApiExample("A pending ChGK appeal", value=APPEAL_EXAMPLE, response_only=True)],
     ),
 )
-class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class AppealViewSet(WellFormedInput, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = AppealSerializer
     filterset_class = AppealFilter
     pagination_class = ApiPagination

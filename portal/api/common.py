@@ -1,4 +1,4 @@
-"""Pieces shared by every viewset of the REST API: pagination, refusals, roles, times."""
+"""Pieces shared by every viewset of the REST API: pagination, refusals, roles, times, well-formed input."""
 
 from __future__ import annotations
 
@@ -7,25 +7,130 @@ import zoneinfo
 from collections.abc import Iterable
 from typing import Any
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema_field, inline_serializer
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound, ParseError
 from rest_framework.pagination import PageNumberPagination
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.response import Response
 
 from accounts.models import Role
 from accounts.permissions import has_role
 from rulesets.base import Problem
+from rulesets.errors import Invalid
+
+MAX_ID = 2**63 - 1  # the largest primary key any database of the portal stores
 
 
 class ApiPagination(PageNumberPagination):
-    """``?page=N`` (and ``?page_size=N``, at most 200); the answer carries ``count``."""
+    """``?page=N`` (and ``?page_size=N``, at most 200); the answer carries ``count``.
+
+    A ``page_size`` that is not a whole number of at least 1 is refused (400), as the schema says.
+    """
 
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 200
+
+    def get_page_size(self, request) -> int:
+        raw = request.query_params.get(self.page_size_query_param)
+        if raw is not None:
+            if not raw.isascii() or not raw.isdigit() or int(raw) < 1:
+                raise Invalid([Problem(self.page_size_query_param, gettext(
+                    "must be a whole number of at least 1"))])
+            return min(int(raw), self.max_page_size)
+        return self.page_size
+
+    def get_page_number(self, request, paginator):
+        if request.query_params.get(self.page_query_param) == "":
+            raise Invalid([Problem(self.page_query_param, gettext("must be a whole number of at least 1"))])
+        return super().get_page_number(request, paginator)
+
+    def get_schema_operation_parameters(self, view) -> list[dict[str, Any]]:
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            parameter["schema"]["minimum"] = 1
+        return parameters
+
+
+def refuse_nul_characters(request) -> None:
+    """No query parameter may hold a NUL character (no database stores one): 400 naming the parameter."""
+    bad = sorted({name for name, values in request.query_params.lists()
+                  if "\x00" in name or any("\x00" in value for value in values)})
+    if bad:
+        raise Invalid([Problem(name.replace("\x00", "\\x00"), gettext("contains a NUL character"))
+                       for name in bad])
+
+
+def nul_path(value: Any, path: str = "") -> str | None:
+    """The path of the first string (or key) holding a NUL character in parsed JSON or form data, else None."""
+    if isinstance(value, str):
+        return path if "\x00" in value else None
+    if isinstance(value, dict) or hasattr(value, "lists"):
+        items = value.lists() if hasattr(value, "lists") else value.items()
+        for key, item in items:
+            where = f"{path}.{key}" if path else str(key)
+            if "\x00" in str(key):
+                return where.replace("\x00", "\\x00")
+            found = nul_path(item, where)
+            if found is not None:
+                return found
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            found = nul_path(item, f"{path}[{index}]")
+            if found is not None:
+                return found
+    return None
+
+
+class NulFreeParsing:
+    """A parser mixin: a body holding a NUL character anywhere is malformed (400 naming where)."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        data = super().parse(stream, media_type, parser_context)
+        where = nul_path(getattr(data, "data", data))
+        if where is not None:
+            raise ParseError(gettext("%(path)s contains a NUL character") % {"path": where or "the body"})
+        return data
+
+
+class NulFreeJSONParser(NulFreeParsing, JSONParser):
+    pass
+
+
+class NulFreeFormParser(NulFreeParsing, FormParser):
+    pass
+
+
+class NulFreeMultiPartParser(NulFreeParsing, MultiPartParser):
+    pass
+
+
+class WellFormedInput:
+    """A mixin of every API view: no NUL character in the query or the body, numeric ids that are numbers.
+
+    ``/api/v1/games/true/`` or ``/api/v1/tours/null,null/masks/`` is a 404 naming the id, before any
+    command or query sees it; ``?stage=%00`` a 400 naming the parameter (PostgreSQL stores no NUL).
+    """
+
+    numeric_lookup = True
+    parser_classes = [NulFreeJSONParser, NulFreeFormParser, NulFreeMultiPartParser]
+
+    def initial(self, request, *args, **kwargs):
+        refuse_nul_characters(request)
+        lookup = kwargs.get("pk")
+        if self.numeric_lookup and lookup is not None and not is_id(lookup):
+            raise NotFound(gettext("%(id)r is not an id: ids are whole numbers.") % {"id": lookup})
+        super().initial(request, *args, **kwargs)
+
+
+def is_id(value: object) -> bool:
+    """A primary key as a URL holds it: ASCII digits, no larger than the database stores."""
+    text = str(value)
+    return text.isascii() and text.isdigit() and int(text) <= MAX_ID
 
 
 def problems_response(problems: Iterable[Problem], code: int = status.HTTP_400_BAD_REQUEST,
@@ -40,12 +145,25 @@ def refusal(message: str, path: str = "", code: int = status.HTTP_400_BAD_REQUES
     return problems_response([Problem(path, str(message))], code, **extra)
 
 
-ERRORS_SCHEMA = inline_serializer(
-    name="Errors",
-    fields={"errors": serializers.ListField(child=inline_serializer(
-        name="Error", fields={"path": serializers.CharField(), "message": serializers.CharField()}))},
-)
-DETAIL_SCHEMA = inline_serializer(name="Detail", fields={"detail": serializers.CharField()})
+class ErrorSerializer(serializers.Serializer):
+    path = serializers.CharField(help_text="where in what was sent (a JSON path, a parameter name; \"\" for all)")
+    message = serializers.CharField()
+
+
+class ErrorsSerializer(serializers.Serializer):
+    """400, 409 and 413: every problem with its path; a conflict adds the current ``version``, who, when."""
+
+    errors = ErrorSerializer(many=True)
+
+
+class DetailSerializer(serializers.Serializer):
+    """403, 404, 405, 406, 415, 429, 503: one message."""
+
+    detail = serializers.CharField()
+
+
+ERRORS_SCHEMA = ErrorsSerializer
+DETAIL_SCHEMA = DetailSerializer
 
 
 def is_organizer(user, tournament) -> bool:

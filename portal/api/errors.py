@@ -11,14 +11,27 @@ documented bodies:
 - ``forbidden`` (403) and ``not_found`` (404): ``{"detail": ...}``, the shape of
   Django REST framework's own 403 and 404.
 
-Every other exception goes to Django REST framework's handler. The result
-entry pages take their status from ``STATUS`` too.
+Django REST framework's own 400s take the documented shape too: malformed
+JSON (``ParseError``) and a refused filter or parameter (``ValidationError``)
+become ``{"errors": [...]}`` with the parameter or field as the path. Every
+other exception (403, 404, 405, 406, 415, 429 ...) is answered as Django REST
+framework answers it, ``{"detail": ...}``. Errors are JSON whatever the view
+renders on success (a CSV table, an iCalendar feed).
+
+``not_found`` is the site's 404 handler (``config.urls.handler404``): a path
+under ``/api/`` that matches no route (``/api/v1/tournaments/a.b/``) gets the
+API's JSON 404, every other path Django's page. The result entry pages take
+their status from ``STATUS`` too.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
+from django.views import defaults
+from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
@@ -42,9 +55,51 @@ def body_of(refused: Refused) -> dict[str, Any]:
     return body
 
 
-def exception_handler(exc: Exception, context: dict) -> Response | None:
-    """``Refused`` -> its status and body; anything else as Django REST framework answers it."""
+def validation_problems(detail: Any, path: str = "") -> list[dict[str, str]]:
+    """Django REST framework's error detail (nested dicts and lists) as ``{"path", "message"}`` rows."""
+    if isinstance(detail, dict):
+        return [row for key, value in detail.items()
+                for row in validation_problems(value, f"{path}.{key}" if path and key != "non_field_errors"
+                                               else ("" if key == "non_field_errors" else str(key)))]
+    if isinstance(detail, list):
+        if all(not isinstance(item, (dict, list)) for item in detail):
+            return [{"path": path, "message": str(item)} for item in detail]
+        return [row for index, item in enumerate(detail) for row in validation_problems(item, f"{path}[{index}]")]
+    return [{"path": path, "message": str(detail)}]
+
+
+def exception_handler(exc: Exception, context: dict) -> HttpResponse | None:
+    """``Refused`` -> its status and body; a ``ParseError`` or ``ValidationError`` -> ``{"errors": ...}``;
+    anything else as Django REST framework answers it. Always JSON."""
     if isinstance(exc, Refused):
         set_rollback()
-        return Response(body_of(exc), status=status_of(exc))
-    return drf_exception_handler(exc, context)
+        return as_json(Response(body_of(exc), status=status_of(exc)))
+    if isinstance(exc, ParseError):
+        set_rollback()
+        return as_json(Response({"errors": [{"path": "", "message": str(exc.detail)}]}, status=exc.status_code))
+    if isinstance(exc, ValidationError):
+        set_rollback()
+        rows = validation_problems(exc.detail) or [{"path": "", "message": _("invalid input")}]
+        return as_json(Response({"errors": rows}, status=exc.status_code))
+    return as_json(drf_exception_handler(exc, context))
+
+
+def as_json(response: Response | None) -> HttpResponse | None:
+    """The error body as JSON, with the headers Django REST framework set (``Allow``, ``Retry-After`` ...)."""
+    if response is None:
+        return None
+    answer = JsonResponse(response.data, status=response.status_code, safe=False,
+                          json_dumps_params={"ensure_ascii": False, "separators": (",", ":")})
+    answer.data = response.data  # as a DRF response carries it, for the callers that read the body
+    for name, value in response.items():
+        if name.lower() != "content-type":
+            answer[name] = value
+    return answer
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """The site's 404: JSON ``{"detail": ...}`` under ``/api/``, Django's page everywhere else."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": _("No such endpoint: %(path)s (the endpoints are listed at /api/v1/).")
+                             % {"path": request.path}}, status=404, json_dumps_params={"ensure_ascii": False})
+    return defaults.page_not_found(request, exception)

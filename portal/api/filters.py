@@ -10,11 +10,50 @@ from __future__ import annotations
 import datetime
 
 import django_filters as df
+from django import forms
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Family, Player
 from tournaments.models import Game, GameStatus, Penalty, Stage, Team, Tour, Tournament, TournamentStatus
+
+MAX_INTEGER = 2**63 - 1  # past what a database column holds, a number matches nothing
+
+
+class IntegerFilter(df.NumberFilter):
+    """A whole number (``?round=0.5`` is refused, as the schema's ``integer`` says); a huge one matches nothing."""
+
+    field_class = forms.IntegerField
+
+    def filter(self, qs, value):
+        if value is not None and abs(value) > MAX_INTEGER:
+            return qs.none()
+        return super().filter(qs, value)
+
+
+class StrictFilterSet(df.FilterSet):
+    """A filter set that refuses an empty value where the schema promises a number, a date or a choice.
+
+    ``?scheduled_before=`` or ``?status=`` is a 400 naming the parameter, not a silently ignored filter; an
+    empty text filter (``?team=``) still means "no filter".
+    """
+
+    def get_form_class(self):
+        base = super().get_form_class()
+
+        def clean(form):
+            cleaned = base.clean(form)
+            for name, field in form.fields.items():
+                if type(field) is forms.CharField:
+                    continue
+                suffixes = getattr(field.widget, "suffixes", None)
+                keys = [f"{name}_{suffix}" for suffix in suffixes] if suffixes else [name]
+                for key in keys:
+                    if form.data.get(key, None) == "":
+                        form.add_error(name, _("%(parameter)s: must not be empty") % {"parameter": key})
+            return cleaned
+
+        return type(base.__name__, (base,), {"clean": clean})
 
 
 def _tournament_filter(field_name: str = "tournament__slug") -> df.CharFilter:
@@ -49,7 +88,7 @@ def _utc(moment):
         edge = datetime.datetime.min if moment.year < 5000 else datetime.datetime.max
         return edge.replace(tzinfo=datetime.UTC)
 
-class TournamentFilter(df.FilterSet):
+class TournamentFilter(StrictFilterSet):
     ruleset = df.CharFilter(field_name="ruleset", label=_("ruleset key"))
     status = df.ChoiceFilter(field_name="status", choices=TournamentStatus.choices, label=_("status"))
     starts = df.DateFromToRangeFilter(field_name="starts_on", label=_("starts on (range)"))
@@ -60,7 +99,7 @@ class TournamentFilter(df.FilterSet):
         fields = ["ruleset", "status", "starts", "name"]
 
 
-class StageFilter(df.FilterSet):
+class StageFilter(StrictFilterSet):
     tournament = _tournament_filter()
     key = df.CharFilter(field_name="key", label=_("stage key"))
 
@@ -69,7 +108,7 @@ class StageFilter(df.FilterSet):
         fields = ["tournament", "key"]
 
 
-class TeamFilter(df.FilterSet):
+class TeamFilter(StrictFilterSet):
     tournament = _tournament_filter()
     stage = _stage_filter()
     name = df.CharFilter(field_name="name", label=_("team name"))
@@ -82,7 +121,7 @@ class TeamFilter(df.FilterSet):
         fields = ["tournament", "stage", "name", "player", "family", "league"]
 
 
-class PlayerFilter(df.FilterSet):
+class PlayerFilter(StrictFilterSet):
     tournament = _tournament_filter("participations__tournament__slug")
     team = df.CharFilter(field_name="roster_entries__team__name", label=_("team name"), distinct=True)
     family = df.CharFilter(field_name="memberships__family__name", label=_("family name"), distinct=True)
@@ -96,7 +135,7 @@ class PlayerFilter(df.FilterSet):
         return super().filter_queryset(queryset).distinct()
 
 
-class FamilyFilter(df.FilterSet):
+class FamilyFilter(StrictFilterSet):
     tournament = df.CharFilter(field_name="tournamentfamily__tournament__slug", label=_("tournament slug"),
                                distinct=True)
     name = df.CharFilter(field_name="name", lookup_expr="icontains", label=_("name contains"))
@@ -106,12 +145,12 @@ class FamilyFilter(df.FilterSet):
         fields = ["tournament", "name"]
 
 
-class GameFilter(df.FilterSet):
+class GameFilter(StrictFilterSet):
     tournament = _tournament_filter("stage__tournament__slug")
     stage = _stage_filter()
     group = df.CharFilter(field_name="group_label", label=_("group"))
-    round = df.NumberFilter(field_name="round", label=_("round / tour"))
-    number = df.NumberFilter(field_name="number", label=_("game number"))
+    round = IntegerFilter(field_name="round", label=_("round / tour"))
+    number = IntegerFilter(field_name="number", label=_("game number"))
     status = df.ChoiceFilter(field_name="status", choices=GameStatus.choices, label=_("status"))
     team = df.CharFilter(method="filter_team", label=_("team name (seated or absent)"))
     player = df.CharFilter(field_name="seats__player__nick", label=_("player nick"), distinct=True)
@@ -125,10 +164,10 @@ class GameFilter(df.FilterSet):
         return queryset.filter(Q(seats__team__name=value) | Q(absent_teams__name=value)).distinct()
 
 
-class TourFilter(df.FilterSet):
+class TourFilter(StrictFilterSet):
     tournament = _tournament_filter("stage__tournament__slug")
     stage = _stage_filter()
-    number = df.NumberFilter(field_name="number", label=_("tour number"))
+    number = IntegerFilter(field_name="number", label=_("tour number"))
     host = df.CharFilter(field_name="host__name", label=_("host team"))
     team = df.CharFilter(field_name="masks__team__name", label=_("team with a mask"), distinct=True)
     played = df.DateFromToRangeFilter(field_name="played_on", label=_("played on (range)"))
@@ -138,12 +177,12 @@ class TourFilter(df.FilterSet):
         fields = ["tournament", "stage", "number", "host", "team", "played"]
 
 
-class PenaltyFilter(df.FilterSet):
+class PenaltyFilter(StrictFilterSet):
     tournament = _tournament_filter()
     stage = _stage_filter()
     team = df.CharFilter(field_name="team__name", label=_("team name"))
     player = df.CharFilter(field_name="player__nick", label=_("player nick"))
-    game = df.NumberFilter(field_name="game__number", label=_("game number"))
+    game = IntegerFilter(field_name="game__number", label=_("game number"))
     kind = df.CharFilter(field_name="kind", label=_("kind"))
     code = df.CharFilter(field_name="code", label=_("rule code"))
     decided = UtcDateTimeRangeFilter(field_name="decided_at", label=_("decided at (range)"))

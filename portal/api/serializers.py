@@ -118,6 +118,7 @@ class GameSerializer(serializers.ModelSerializer):
     result_recorded_at = ZonedDateTimeField("stage.tournament")  # FL-19: the detected violations' window starts
     absent_teams = serializers.SerializerMethodField()
     no_show_eliminated = serializers.SerializerMethodField()
+    link = serializers.SerializerMethodField(help_text="the game's log (null: none)")
     seats = SeatSerializer(many=True, read_only=True)
 
     class Meta:
@@ -129,6 +130,10 @@ class GameSerializer(serializers.ModelSerializer):
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_group(self, obj: Game) -> str | None:
         return obj.group_label or None
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_link(self, obj: Game) -> str | None:
+        return obj.link or None
 
     @extend_schema_field(serializers.ListField(child=serializers.CharField()))
     def get_absent_teams(self, obj: Game) -> list[str]:

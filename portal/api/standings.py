@@ -32,7 +32,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpResponse, HttpResponseNotModified
+from django.http import HttpResponse, HttpResponseNotModified, JsonResponse
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, quote_etag
 from django.utils.http import http_date
@@ -42,9 +42,9 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer, JSONRenderer
-from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from portal.api.common import DetailSerializer, WellFormedInput
 from scoring.exports import standings_csv, standings_xlsx
 from scoring.models import StandingsSnapshot
 from tournaments import changes
@@ -140,7 +140,7 @@ def _enqueue(tournament_id: int) -> None:
         log.exception("recompute of tournament %s failed", tournament_id)
 
 
-class StandingsView(APIView):
+class StandingsView(WellFormedInput, APIView):
     permission_classes = [AllowAny]
     renderer_classes = [JSONRenderer, CSVRenderer, XLSXRenderer]
 
@@ -165,8 +165,9 @@ class StandingsView(APIView):
             (200, "text/csv"): OpenApiResponse(OpenApiTypes.BINARY, description="teams, then players"),
             (200, XLSX_TYPE): OpenApiResponse(OpenApiTypes.BINARY, description="sheets of teams and players"),
             304: OpenApiResponse(description="not modified since the ETag sent"),
-            404: OpenApiResponse(OpenApiTypes.OBJECT, description="no such tournament or stage"),
-            503: OpenApiResponse(OpenApiTypes.OBJECT, description="not computed yet; retry after Retry-After"),
+            (404, "application/json"): OpenApiResponse(DetailSerializer, description="no such tournament or stage"),
+            (503, "application/json"): OpenApiResponse(DetailSerializer, description="not computed yet; retry after "
+                                                                                      "Retry-After"),
         },
         examples=[OpenApiExample("Standings", response_only=True, media_type="application/json", value={
             "format": "tournament-portal/standings/1", "tournament": "mt-autumn-2014", "ruleset": "family_league",
@@ -183,7 +184,7 @@ class StandingsView(APIView):
         tournament = Tournament.objects.filter(slug=slug).only(
             "id", "slug", "name", "timezone", "facts_version", "ruleset_version", "created_at").first()
         if tournament is None:
-            return Response({"detail": _("No tournament %(slug)r.") % {"slug": slug}}, status=404)
+            return JsonResponse({"detail": _("No tournament %(slug)r.") % {"slug": slug}}, status=404)
         key = cache_key(tournament, stage_key, fmt)
         now = timezone.now().timestamp()
         entry = local_cache.get(key, now)
@@ -198,12 +199,12 @@ class StandingsView(APIView):
             if stage_key and not Stage.objects.filter(tournament_id=tournament.pk, key=stage_key).exists():
                 keys = list(Stage.objects.filter(tournament_id=tournament.pk).order_by("order").values_list(
                     "key", flat=True))
-                return Response({"detail": _("Tournament %(slug)s has no stage %(key)r (stages: %(keys)s).") % {
+                return JsonResponse({"detail": _("Tournament %(slug)s has no stage %(key)r (stages: %(keys)s).") % {
                     "slug": slug, "key": stage_key, "keys": ", ".join(keys) or "—"}}, status=404)
             snap = self._snapshot(tournament, stage_key)
             if snap is None:
-                response = Response({"detail": _("The standings are being computed; retry in a few seconds.")},
-                                    status=503)
+                response = JsonResponse({"detail": _("The standings are being computed; retry in a few seconds.")},
+                                        status=503)
                 response["Retry-After"] = str(RETRY_AFTER_SECONDS)
                 return response
             entry = build_entry(tournament, snap, fmt)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
@@ -33,7 +34,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import APIException
+from rest_framework.exceptions import APIException, NotFound
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import BaseRenderer
@@ -49,6 +50,7 @@ from portal.api.common import (
     ERRORS_SCHEMA,
     ApiPagination,
     OrganizerWritesOrReadOnly,
+    WellFormedInput,
     is_organizer,
     local_iso,
     refusal,
@@ -77,6 +79,8 @@ from portal.api.serializers import (
     TournamentSerializer,
     TourSerializer,
 )
+from rulesets.base import Problem
+from rulesets.errors import Invalid
 from scoring.exports import schedule_ics
 from tournaments import commands
 from tournaments.importer import ImportRefused, decode, import_document
@@ -149,7 +153,7 @@ IMPORT_EXAMPLE = {
 
 
 @_read_schema("tournaments", TOURNAMENT_EXAMPLE, "`ruleset`, `status`, `starts_after`/`starts_before`, `name`")
-class TournamentViewSet(viewsets.ReadOnlyModelViewSet):
+class TournamentViewSet(WellFormedInput, viewsets.ReadOnlyModelViewSet):
     """Tournaments by slug; ``import/`` takes a whole interchange document."""
 
     serializer_class = TournamentSerializer
@@ -330,7 +334,7 @@ class FirstRendererNegotiation(BaseContentNegotiation):
         return renderers[0], renderers[0].media_type
 
 
-class ScheduleCalendarView(APIView):
+class ScheduleCalendarView(WellFormedInput, APIView):
     renderer_classes = [ICalendarRenderer]
     content_negotiation_class = FirstRendererNegotiation
 
@@ -341,15 +345,15 @@ class ScheduleCalendarView(APIView):
                     "VTIMEZONE) and one all-day event per tour. `?stage=KEY` narrows it to one stage. Subscribe "
                     "to it from a calendar application.",
         parameters=[OpenApiParameter("stage", str, description="stage key")],
-        responses={(200, "text/calendar"): OpenApiResponse(OpenApiTypes.BINARY, description="an iCalendar file")},
+        responses={(200, "text/calendar"): OpenApiResponse(OpenApiTypes.BINARY, description="an iCalendar file"),
+                   (404, "application/json"): DETAIL_SCHEMA},
         examples=[OpenApiExample("Calendar", response_only=True, media_type="text/calendar",
                                  value="BEGIN:VCALENDAR\r\nVERSION:2.0\r\n...\r\nEND:VCALENDAR\r\n")],
     )
     def get(self, request, slug: str):
         tournament = Tournament.objects.filter(slug=slug).first()
         if tournament is None:
-            return HttpResponse(_("No tournament %(slug)r.") % {"slug": slug}, status=404,
-                                content_type="text/plain; charset=utf-8")
+            raise NotFound(_("No tournament %(slug)r.") % {"slug": slug})
         stage_key = request.query_params.get("stage")
         own = registry.for_tournament(tournament).schedule_ics(tournament, stage_key)
         if own is None:
@@ -365,7 +369,7 @@ STAGE_EXAMPLE = {"id": 3, "tournament": "mt-autumn-2014", "key": "final", "order
 
 
 @_read_schema("stages", STAGE_EXAMPLE, "`tournament` (slug), `key`")
-class StageViewSet(viewsets.ReadOnlyModelViewSet):
+class StageViewSet(WellFormedInput, viewsets.ReadOnlyModelViewSet):
     serializer_class = StageSerializer
     filterset_class = StageFilter
     pagination_class = ApiPagination
@@ -381,7 +385,7 @@ TEAM_EXAMPLE = {"id": 5, "tournament": "mt-autumn-2014", "stage": None, "name": 
 
 @_read_schema("teams", TEAM_EXAMPLE, "`tournament` (slug), `stage` (key), `name`, `player` (nick), `family`, "
                                      "`league`")
-class TeamViewSet(viewsets.ReadOnlyModelViewSet):
+class TeamViewSet(WellFormedInput, viewsets.ReadOnlyModelViewSet):
     serializer_class = TeamSerializer
     filterset_class = TeamFilter
     pagination_class = ApiPagination
@@ -394,7 +398,7 @@ PLAYER_EXAMPLE = {"id": 9, "nick": "Majesty", "full_name": "", "level": 12, "dis
 
 
 @_read_schema("players", PLAYER_EXAMPLE, "`tournament` (slug), `team` (name), `family` (name), `nick` (contains)")
-class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
+class PlayerViewSet(WellFormedInput, viewsets.ReadOnlyModelViewSet):
     serializer_class = PlayerSerializer
     filterset_class = PlayerFilter
     pagination_class = ApiPagination
@@ -405,7 +409,7 @@ FAMILY_EXAMPLE = {"id": 2, "name": "Eternity", "head": "Majesty", "official": Tr
 
 
 @_read_schema("families", FAMILY_EXAMPLE, "`tournament` (slug), `name` (contains)")
-class FamilyViewSet(viewsets.ReadOnlyModelViewSet):
+class FamilyViewSet(WellFormedInput, viewsets.ReadOnlyModelViewSet):
     serializer_class = FamilySerializer
     filterset_class = FamilyFilter
     pagination_class = ApiPagination
@@ -456,7 +460,7 @@ CONFLICT_EXAMPLE = {"errors": [{"path": "version",
                                  status_codes=["409"])],
     ),
 )
-class GameViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):
+class GameViewSet(WellFormedInput, mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = GameSerializer
     filterset_class = GameFilter
     pagination_class = ApiPagination
@@ -478,8 +482,35 @@ class GameViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.Rea
         return Response(self.get_serializer(self.get_queryset().get(pk=game.pk)).data, status=status.HTTP_201_CREATED)
 
     def update(self, request, *args, **kwargs):
-        game = commands.update_game(request.user, kwargs["pk"], request.data, game_problems=hooks.game_problems)
+        data = game_as_read(request.data, int(kwargs["pk"]))
+        game = commands.update_game(request.user, kwargs["pk"], data, game_problems=hooks.game_problems)
         return Response(self.get_serializer(self.get_queryset().get(pk=game.pk)).data)
+
+
+READ_ONLY_GAME_KEYS = ("timezone", "updated_at", "updated_by")
+
+
+def game_as_read(data: Any, game_id: int) -> Any:
+    """What ``GET /api/v1/games/ID/`` returned is accepted back by ``PUT`` (issue 19).
+
+    The fields only a read has (``id``, ``timezone``, ``updated_at``, ``updated_by``, each seat's ``order``,
+    the list's order being the seats' order) are left out, and ``"link": ""`` (no link) reads as no link;
+    everything else goes to the command as sent. An ``id`` other than the URL's is refused.
+    """
+    if not isinstance(data, dict):
+        return data
+    data = dict(data)
+    given = data.pop("id", None)
+    if given is not None and given != game_id:
+        raise Invalid([Problem("id", _("this is game %(id)d; the id cannot change") % {"id": game_id})])
+    for key in READ_ONLY_GAME_KEYS:
+        data.pop(key, None)
+    if data.get("link") == "":
+        data["link"] = None
+    if isinstance(data.get("seats"), list):
+        data["seats"] = [{k: v for k, v in seat.items() if k != "order"} if isinstance(seat, dict) else seat
+                         for seat in data["seats"]]
+    return data
 
 
 TOUR_EXAMPLE = {"id": 4, "tournament": "mubk-spring", "stage": "season", "number": 3, "host": "Signum",
@@ -490,7 +521,7 @@ TOUR_EXAMPLE = {"id": 4, "tournament": "mubk-spring", "stage": "season", "number
 
 @_read_schema("tours", TOUR_EXAMPLE, "`tournament` (slug), `stage` (key), `number`, `host`, `team` (with a mask), "
                                      "`played_after`/`played_before` (dates)")
-class TourViewSet(viewsets.ReadOnlyModelViewSet):
+class TourViewSet(WellFormedInput, viewsets.ReadOnlyModelViewSet):
     serializer_class = TourSerializer
     filterset_class = TourFilter
     pagination_class = ApiPagination
@@ -558,7 +589,7 @@ PENALTY_EXAMPLE = {"id": 1, "tournament": "mt-autumn-2014", "stage": "final", "g
                                  status_codes=["403"])],
     ),
 )
-class PenaltyViewSet(mixins.CreateModelMixin, mixins.DestroyModelMixin, viewsets.ReadOnlyModelViewSet):
+class PenaltyViewSet(WellFormedInput, mixins.CreateModelMixin, mixins.DestroyModelMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = PenaltySerializer
     filterset_class = PenaltyFilter
     pagination_class = ApiPagination

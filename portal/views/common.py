@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from django.core.paginator import Page, Paginator
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.utils.translation import gettext as _
 
 from tournaments.models import Team, Tournament
 
@@ -44,3 +45,14 @@ class TeamIndex:
 def paginate(request: HttpRequest, queryset, per_page: int = PAGE_SIZE) -> Page:
     """One page of a queryset: a count and a slice, whatever its size."""
     return Paginator(queryset, per_page).get_page(request.GET.get("page"))
+
+
+def nul_refusal(request: HttpRequest) -> HttpResponse | None:
+    """400 naming the parameter when a query parameter holds a NUL character (no database stores one), else None."""
+    bad = sorted({name for name, values in request.GET.lists()
+                  if "\x00" in name or any("\x00" in value for value in values)})
+    if not bad:
+        return None
+    names = ", ".join(name.replace("\x00", "\\x00") for name in bad)
+    return HttpResponseBadRequest(_("The parameter %(names)s holds a NUL character.") % {"names": names},
+                                  content_type="text/plain; charset=utf-8")

@@ -1,0 +1,74 @@
+"""``GET /api/v1/``: the API's root, listing its endpoints and linking its documentation.
+
+The menu's "API" link lands here. A browser gets Django REST framework's
+browsable page (every URL a link), a client the same as JSON.
+"""
+
+from __future__ import annotations
+
+from django.urls import NoReverseMatch, reverse
+from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from portal.api.common import WellFormedInput
+
+# (name, URL name, what it is) of the endpoints the root lists; a URL name not routed is left out
+ENDPOINTS = (
+    ("tournaments", "api-tournament-list", "tournaments; SLUG/standings/, SLUG/schedule/, SLUG/schedule.ics"),
+    ("tournament_import", "api-tournament-import-document", "POST an interchange document"),
+    ("stages", "api-stage-list", "stages with their groups"),
+    ("teams", "api-team-list", "teams with their rosters"),
+    ("players", "api-player-list", "players"),
+    ("families", "api-family-list", "families"),
+    ("games", "api-game-list", "games with their seats; POST and PUT enter results"),
+    ("tours", "api-tour-list", "ChGK tours with their masks; ID/masks/ enters them"),
+    ("penalties", "api-penalty-list", "fair-play penalties"),
+    ("decisions", "api-decision-list", "decisions of judges and committees"),
+    ("appeals", "api-appeal-list", "appeals and their verdicts"),
+)
+DOCS = (
+    ("schema", "api-schema", "the OpenAPI 3 schema (?format=json)"),
+    ("swagger_ui", "api-docs", "Swagger UI"),
+    ("redoc", "api-redoc", "Redoc"),
+)
+
+
+def _links(request, rows) -> dict[str, dict[str, str]]:
+    out: dict[str, dict[str, str]] = {}
+    for name, url_name, what in rows:
+        try:
+            out[name] = {"url": request.build_absolute_uri(reverse(url_name)), "description": what}
+        except NoReverseMatch:
+            continue
+    return out
+
+
+class ApiLinkSerializer(serializers.Serializer):
+    url = serializers.URLField()
+    description = serializers.CharField()
+
+
+class ApiRootView(WellFormedInput, APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="api_root",
+        summary="The API's endpoints and documentation",
+        description="Every collection of /api/v1/ with its URL, and the links to the OpenAPI schema, Swagger UI "
+                    "and Redoc. Open to everyone.",
+        responses={200: inline_serializer("ApiRoot", {
+            "version": serializers.CharField(),
+            "endpoints": serializers.DictField(child=ApiLinkSerializer()),
+            "documentation": serializers.DictField(child=ApiLinkSerializer())})},
+        examples=[OpenApiExample("The root", response_only=True, value={
+            "version": "1",
+            "endpoints": {"tournaments": {"url": "https://portal.example/api/v1/tournaments/",
+                                          "description": "tournaments"}},
+            "documentation": {"redoc": {"url": "https://portal.example/api/v1/redoc/", "description": "Redoc"}}})],
+    )
+    def get(self, request):
+        return Response({"version": "1", "endpoints": _links(request, ENDPOINTS),
+                         "documentation": _links(request, DOCS)})

@@ -1,0 +1,89 @@
+"""What drf-spectacular cannot see by itself: the error answers and who needs to log in.
+
+``document_errors`` is a postprocessing hook (``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``).
+For every operation of the schema it
+
+- declares authentication optional on reads: anyone reads (``security`` lists
+  the session cookie, the token and ``{}``, no credentials); writes keep the
+  cookie or the token;
+- documents the error answers the portal gives, with the shared bodies of
+  ``portal.api.errors``: ``{"errors": [{"path", "message"}]}`` for 400 (a bad
+  parameter, malformed JSON, a refused document) and 409, ``{"detail": ...}``
+  for 403 (not logged in or not allowed), 404 (no such object, page or path),
+  415 (a body that is not JSON) and 429 (the anonymous throttle, with
+  ``Retry-After``).
+
+A response an operation documents itself is left as it is. A text parameter in
+the query or the path is declared without NUL characters (``pattern``): the API
+refuses them (``portal.api.common.WellFormedInput``), since no database stores one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+ERRORS_REF = {"$ref": "#/components/schemas/Errors"}
+DETAIL_REF = {"$ref": "#/components/schemas/Detail"}
+READS = ("get", "head")
+WRITES = ("post", "put", "patch", "delete")
+NO_NUL = "^[^\\x00]*$"
+OPTIONAL_AUTH = [{"cookieAuth": []}, {"tokenAuth": []}, {}]
+REQUIRED_AUTH = [{"cookieAuth": []}, {"tokenAuth": []}]
+
+ERROR_COMPONENTS: dict[str, dict[str, Any]] = {
+    "Error": {"type": "object", "properties": {"path": {"type": "string"}, "message": {"type": "string"}},
+              "required": ["path", "message"]},
+    "Errors": {"type": "object", "properties": {"errors": {"type": "array", "items": {
+        "$ref": "#/components/schemas/Error"}}}, "required": ["errors"]},
+    "Detail": {"type": "object", "properties": {"detail": {"type": "string"}}, "required": ["detail"]},
+}
+
+DESCRIPTIONS = {
+    "400": "refused input: every problem with its path (a parameter, a JSON path)",
+    "403": "not logged in, or not allowed to do this",
+    "404": "no such object, page or path",
+    "409": "changed meanwhile (the current version, who and when) or already there",
+    "415": "the body is not JSON",
+    "429": "too many requests; retry after Retry-After seconds",
+}
+
+
+def _answer(code: str, ref: dict[str, str]) -> dict[str, Any]:
+    answer: dict[str, Any] = {"description": DESCRIPTIONS[code], "content": {"application/json": {"schema": ref}}}
+    if code == "429":
+        answer["headers"] = {"Retry-After": {"schema": {"type": "integer"}, "description": "seconds"}}
+    return answer
+
+
+def errors_of(method: str, operation: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The error answers an operation can give (before its own documented ones are kept)."""
+    parameters = operation.get("parameters", [])
+    answers = {"404": _answer("404", DETAIL_REF), "429": _answer("429", DETAIL_REF)}
+    if any(p.get("in") == "query" for p in parameters) or "requestBody" in operation or method in WRITES:
+        answers["400"] = _answer("400", ERRORS_REF)
+    if method in WRITES:
+        answers["403"] = _answer("403", DETAIL_REF)
+    if "requestBody" in operation:
+        answers["415"] = _answer("415", DETAIL_REF)
+    return answers
+
+
+def document_errors(result: dict[str, Any], generator, request, public) -> dict[str, Any]:
+    """The postprocessing hook (see the module's docstring)."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    for name, component in ERROR_COMPONENTS.items():
+        schemas.setdefault(name, component)
+    for item in result.get("paths", {}).values():
+        for method, operation in item.items():
+            if method not in READS + WRITES:
+                continue
+            operation["security"] = OPTIONAL_AUTH if method in READS else REQUIRED_AUTH
+            for parameter in operation.get("parameters", []):
+                schema = parameter.get("schema", {})
+                if parameter.get("in") in ("query", "path") and schema.get("type") == "string" and not (
+                        {"enum", "format", "pattern"} & set(schema)):
+                    schema["pattern"] = NO_NUL
+            responses = operation.setdefault("responses", {})
+            for code, answer in errors_of(method, operation).items():
+                responses.setdefault(code, answer)
+    return result
