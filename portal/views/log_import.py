@@ -1,0 +1,77 @@
+"""The "import from game log" box of the game entry form (issue 18): a log as a preview of the form.
+
+The organizer uploads or pastes a mafiaonline.ru "Лог партии" page; the form comes
+back filled with what the log says (``tournaments.sources.game_log_import``): the
+seats in seat order with their roles, teams from the rosters, days played,
+time-outs, maniac kills, the last day/night, the outcome, OMON, game days and
+the log's link. Nothing is saved: the organizer checks it, assigns the teams
+of the nicks no roster holds, types what the log cannot tell (stats), and saves
+through the form's own path, judged as a typed game (``tournaments.commands``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+
+from portal.forms import GameLogForm, LogImportPressedForm
+from rulesets.base import Problem
+from tournaments.models import Stage, Tournament
+from tournaments.sources.files import as_text, too_large
+from tournaments.sources.game_log_import import read_game_log
+
+
+def wants_log_preview(request: HttpRequest) -> bool:
+    """The POST is the import box's, not the form's save (its button, or a file without the seats)."""
+    try:
+        return request.method == "POST" and LogImportPressedForm(request.POST).pressed()
+    except RequestDataTooBig:
+        return True
+
+
+def log_preview(request: HttpRequest, tournament: Tournament, stage: Stage, number: int | None,
+                next_number: int) -> dict[str, Any]:
+    """``fields`` and ``rows`` for the entry form from the posted log, with ``log_notes`` and ``problems``."""
+    try:
+        form = GameLogForm(request.POST, request.FILES)
+        valid = form.is_valid()
+    except RequestDataTooBig:
+        return {"problems": [Problem("log", _("the pasted page is larger than the upload limit "
+                                              "(IMPORT_MAX_BYTES): nothing was read"))]}
+    if not valid:
+        return {"problems": [Problem("log", str(m)) for ms in form.errors.values() for m in ms]}
+    upload = form.cleaned_data.get("log_file")
+    if upload is not None:
+        problem = too_large(upload.size)
+        if problem is not None:
+            return {"problems": [Problem("log", problem.message)]}
+        text = as_text(upload.read())
+    else:
+        text = form.cleaned_data.get("log_text") or ""
+        problem = too_large(len(text.encode("utf-8")))
+        if problem is not None:
+            return {"problems": [Problem("log", problem.message)]}
+    if not text.strip():
+        return {"problems": [Problem("log", _("choose the saved log page or paste its HTML"))]}
+    result = read_game_log(tournament, stage, number or next_number, text)
+    if result.problems or result.game is None:
+        return {"problems": result.problems}
+    game = result.game
+    fields = {"number": str(game["number"]), "status": game["status"], "outcome": game["outcome"],
+              "omon": game["omon"], "game_days": str(game["game_days"]), "round": str(game.get("round") or ""),
+              "link": game["link"], "group": game.get("group") or "", "absent_teams": set()}
+    rows = [{"player": s["player"], "team": s["team"] or "", "role": s["role"], "stats": "",
+             "days_played": str(s["days_played"]), "maniac_kills": str(s["maniac_kills"] or ""),
+             "timed_out": s["timed_out"], "in_final_phase": s["in_final_phase"], "fake_passport": False,
+             "unknown_team": s["team"] is None}
+            for s in game["seats"]]
+    notes = [_("Read from the log of game %(site)d: check it, then save. Nothing is saved yet.") % {
+        "site": result.site_number},
+             _("Not in the log: stats (type them where the stage uses classes) and fake passports.")]
+    if result.unknown:
+        notes.append(_("On no team of the stage (choose their team): %(nicks)s") % {
+            "nicks": ", ".join(result.unknown)})
+    return {"fields": fields, "rows": rows, "log_notes": notes, "problems": []}
