@@ -60,10 +60,13 @@ def filing_deadline(tournament: Tournament, target: AppealTarget,
     """The last moment an appeal on ``target`` may be filed, per the tournament's ruleset."""
     policy = rulesets.get(tournament.ruleset).appeal_policy
     if target.game is not None:
-        # FL-19: a detected violation within 3 days of the moment its game's result was first recorded
-        if policy.detected_violation_hours is None or target.game.result_recorded_at is None:
+        # FL-19: a detected violation within 3 days of its publication: the game's result, or the later change
+        # of the result that created it
+        player = target.player.nick if target.player is not None else None
+        published = target.game.violation_published_at(None, target.violation, player)
+        if policy.detected_violation_closes is None or published is None:
             return None
-        return target.game.result_recorded_at + dt.timedelta(hours=policy.detected_violation_hours)
+        return policy.detected_violation_closes(tournament.rules, published)
     facts = facts or load_facts(tournament)
     if target.decision is not None:
         if policy.decision_deadline is None:
@@ -100,7 +103,7 @@ def verdict_given_late(appeal: Appeal) -> bool:
         return False
     facts = F.TournamentFacts(
         slug=tournament.slug, name=tournament.name, ruleset=tournament.ruleset, timezone=tournament.timezone,
-        settings=dict(tournament.settings),
+        settings=dict(tournament.settings), rules=dict(tournament.rules),
         stages=(F.Stage(key=tour.stage.key, tours=(F.Tour(number=tour.number, host=None, questions=tour.questions,
                                                           played_on=tour.played_on),)),))
     probe = F.Appeal(kind=appeal.kind, filed_at=appeal.filed_at, stage=tour.stage.key, tour=tour.number,
@@ -134,7 +137,7 @@ def file_appeal(tournament: Tournament, user, target: AppealTarget, *, team: Tea
             raise AppealRefused(_("Tour %(tour)d has no question %(question)s.") % {
                 "tour": target.tour.number, "question": target.question})
     elif target.game is not None:
-        if policy.detected_violation_hours is None or target.violation not in policy.detected_violations:
+        if policy.detected_violation_closes is None or target.violation not in policy.detected_violations:
             raise AppealRefused(_("Only a violation the portal detected in a family league game can be appealed "
                                   "this way (FL-15, FL-19)."))
     elif target.decision is None:
@@ -208,6 +211,10 @@ def _replacement(appeal: Appeal, verdict: str, replacement: dict | None, user,
     if verdict == Verdict.PARTLY and policy.question_kinds:
         raise AppealRefused(_("A ChGK appeal is upheld or rejected; a partly upheld verdict is for a Mafia "
                               "decision."))
+    if verdict == Verdict.PARTLY and appeal.kind == AppealKind.VIOLATION:
+        raise AppealRefused(Problem("verdict", _(
+            "A violation the portal detected (FL-15) has no decision to change: the curator upholds the appeal, "
+            "which annuls the violation, or rejects it (FL-19).")))
     if verdict != Verdict.PARTLY or appeal.kind != AppealKind.DECISION or appeal.decision is None:
         if replacement:
             raise AppealRefused(Problem("replacement", _(

@@ -86,7 +86,7 @@ def _due(appeal: Appeal) -> dt.datetime | None:
     tournament = appeal.tournament
     facts = F.TournamentFacts(
         slug=tournament.slug, name=tournament.name, ruleset=tournament.ruleset, timezone=tournament.timezone,
-        settings=dict(tournament.settings),
+        settings=dict(tournament.settings), rules=dict(tournament.rules),
         stages=(F.Stage(key=tour.stage.key, tours=(F.Tour(number=tour.number, host=None, questions=tour.questions,
                                                           played_on=tour.played_on),)),))
     return verdict_due(tournament, appeal, facts)

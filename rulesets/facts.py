@@ -99,6 +99,16 @@ class Game:
     # when the game's result was first recorded (interchange ``result_recorded_at``; the portal: the first save
     # with a result): the FL-19 window of the violations the portal detects in it runs from here
     result_recorded_at: dt.datetime | None = None
+    # FL-19, portal only (not in the interchange): ``(team, kind, player, at)`` of each violation the portal
+    # detected that a change of the result created after ``result_recorded_at``; it was published at ``at``
+    violations_published: tuple[tuple[str, str, str | None, dt.datetime], ...] = ()
+
+    def published_at(self, team: str, kind: str, player: str | None) -> dt.datetime | None:
+        """When a detected violation of this game was published (FL-19): at its change, or with the result."""
+        for v_team, v_kind, v_player, at in self.violations_published:
+            if (v_team, v_kind, v_player) == (team, kind, player):
+                return at
+        return self.result_recorded_at
 
     @property
     def scores(self) -> bool:
@@ -237,6 +247,7 @@ class TournamentFacts:
     appeals: tuple[Appeal, ...] = ()
     withdrawals: tuple[Withdrawal, ...] = ()
     waived_violations: tuple[WaivedViolation, ...] = ()
+    rules: dict[str, Any] = field(default_factory=dict)  # the rule constants frozen with it (rulesets.rules)
 
     def stage(self, key: str) -> Stage | None:
         for stage in self.stages:

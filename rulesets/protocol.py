@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -25,6 +25,8 @@ WindowClosings = Callable[[TournamentFacts, dt.datetime], list[dt.datetime]]
 DecisionDeadline = Callable[[TournamentFacts, Decision], "dt.datetime | None"]
 SeatPoints = Callable[[TournamentFacts, str], dict[tuple[int, str], tuple[Fraction, str]]]
 TourTable = Callable[[TournamentFacts, int], dict[str, Any]]
+ViolationCloses = Callable[[Mapping[str, Any], dt.datetime], dt.datetime]
+GameViolations = Callable[[TournamentFacts, str, int], frozenset[tuple[str, str, "str | None"]]]
 FilerCheck = Callable[[str, "str | None", str, Collection[str]], list[Problem]]
 
 
@@ -48,13 +50,17 @@ class AppealPolicy:
     - ``verdict_late(facts, appeal)``: whether a given verdict (its
       ``decided_at``) came after the date the rules set (CHGK-18: at or after
       00:00 of D+10, "given late"); ``None`` where the rules set no date.
-    - ``detected_violation_hours``: the window for appealing a violation the
-      portal detected in a game, counted from the moment the game's result was
-      first recorded (``Game.result_recorded_at``; FL-19, 72 h); ``None`` where
-      such violations cannot be appealed.
+    - ``detected_violation_closes(rules, recorded_at)``: the end of the window for
+      appealing a violation the portal detected in a game whose result was first
+      recorded at ``recorded_at`` (``Game.result_recorded_at``; FL-19, 72 h under
+      the tournament's frozen ``rules``); ``None`` where such violations cannot be
+      appealed.
     - ``violation_windows(facts, now)``: the moments the detected-violation
       windows still open at ``now`` close (FL-19: a stage is not final while one
       is open; the recompute wakes up then); ``None`` where there are none.
+    - ``game_violations(facts, stage_key, number)``: ``(team, kind, player)`` of
+      the violations the portal detects in a game: a change of a recorded result
+      that creates one publishes it at the change (FL-19); ``None`` where none.
     - ``detected_violations``: the kinds of detected violation that may be
       appealed (FL-15.1..FL-15.4); empty where none may.
     - ``question_kinds``: the appeal kinds on a tour's question (CHGK-19:
@@ -73,8 +79,9 @@ class AppealPolicy:
     verdict_due: AppealDeadline | None = None
     appeal_in_time: AppealCheck | None = None
     verdict_late: AppealCheck | None = None
-    detected_violation_hours: int | None = None
+    detected_violation_closes: ViolationCloses | None = None
     violation_windows: WindowClosings | None = None
+    game_violations: GameViolations | None = None
     detected_violations: tuple[str, ...] = ()
     question_kinds: tuple[str, ...] = ()
     captain_files: bool = False
@@ -102,6 +109,9 @@ class Ruleset:
       reason)}`` of a Mafia stage (GP-14, FL-13, CB-8..CB-10); ``tour_table(facts,
       tour_number)``: a ChGK tour's masks, ratings, places and points
       (CHGK-12..CHGK-15).
+    - ``rule_constants``: the numbers of its rules that are not settings, as the
+      code has them today (``rulesets.rules``): a new tournament freezes them,
+      and ``compute`` reads the frozen ones from ``TournamentFacts.rules``.
     """
 
     key: str
@@ -115,3 +125,4 @@ class Ruleset:
     rounds: str = "games"
     seat_points: SeatPoints | None = None
     tour_table: TourTable | None = None
+    rule_constants: Mapping[str, Any] = field(default_factory=dict)

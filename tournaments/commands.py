@@ -1,5 +1,5 @@
 """The write commands of the facts: record a game, change it, enter a tour's masks, record or withdraw a
-penalty, record a decision.
+penalty, record a decision; recompute under the current rules (``adopt_current_rules``).
 
 They know no HTTP. The acting ``user`` is an argument (no context variable);
 a payload is the interchange format's object (``rulesets.interchange``) as
@@ -46,13 +46,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import rulesets
-from accounts.models import Player
-from accounts.permissions import can_enter_results, can_record_decisions
+from accounts.models import Player, Role
+from accounts.permissions import can_enter_results, can_record_decisions, has_role
 from accounts.zones import zone_of
 from rulesets import facts as F
 from rulesets.base import Problem, strip_prefix
 from rulesets.errors import Conflict, Invalid, NotAllowed, NotFound
 from rulesets.interchange import Reader, check_references, parse_decision, parse_game, parse_penalty, parse_tour
+from rulesets.rules import differences, frozen
+from tournaments import audit
+from tournaments.changes import mark_changed
 from tournaments.loader import load_facts
 from tournaments.models import (
     Decision,
@@ -270,14 +273,43 @@ def update_game(user, game_id: int, data: Any, *, game_problems: GameProblems | 
         facts = load_facts(tournament)
         after, prefix = _replace_in_stage(facts, stage.key, "games", fgame, game.number)
         _refuse_problems(judge(tournament, facts, after, prefix))
+        game.violations_published = _violation_publications(tournament, facts, after, stage.key, game, fgame)
         game.version += 1
         _write_game(game, stage, fgame, user, game_problems)
     return game
 
 
+def _violation_publications(tournament: Tournament, before: F.TournamentFacts, after: F.TournamentFacts,
+                            stage_key: str, game: Game, fgame: F.Game) -> list[dict[str, Any]]:
+    """FL-19: a change of a recorded result that creates a new detected violation publishes it at the change;
+    one that the change keeps keeps its moment, one that it removes is forgotten (if it comes back, that
+    change publishes it again). Before the first result everything is published with the result."""
+    detect = rulesets.get(tournament.ruleset).appeal_policy.game_violations
+    if detect is None or game.result_recorded_at is None:
+        return []
+    old = detect(before, stage_key, game.number)
+    new = detect(after, stage_key, fgame.number)
+    kept = [entry for entry in game.violations_published or ()
+            if (entry["team"], entry["kind"], entry.get("player")) in new & old]
+    at = timezone.now().isoformat()
+    created = [{"team": team, "kind": kind, "player": player, "at": at}
+               for team, kind, player in sorted(new - old, key=lambda key: (key[0], key[1], key[2] or ""))]
+    return kept + created
+
+
 def _write_game(game: Game, stage: Stage, fgame: F.Game, user, game_problems: GameProblems | None) -> None:
+    """Write the game and replace its seats; the history gets one entry with the game's whole readable state
+    before and after (seats, absences and no-shows included: the bulk writes are not lost to it)."""
     if game_problems is not None:
         _refuse_problems(game_problems(stage, fgame, game))
+    created = game.pk is None
+    before = None if created else audit.game_state(Game.objects.get(pk=game.pk))
+    with audit.muted():
+        _store_game(game, stage, fgame, user)
+    audit.record_change("create" if created else "update", game, before, audit.game_state(game), user=user)
+
+
+def _store_game(game: Game, stage: Stage, fgame: F.Game, user) -> None:
     teams = _teams_of(stage.tournament, stage)
     players = _players({s.player for s in fgame.seats} | {p for _t, p in fgame.no_show_eliminated})
     game.number = fgame.number
@@ -333,10 +365,13 @@ def record_tour_masks(user, tour_id: int, data: Any) -> Tour:
         ftour = dataclasses.replace(current, masks=parsed.masks)
         after, prefix = _replace_in_stage(facts, tour.stage.key, "tours", ftour, tour.number)
         _refuse_problems(judge(tournament, facts, after, prefix))
-        _write_masks(tour, parsed.masks)
-        tour.version += 1
-        tour.updated_by = user.get_username()
-        tour.save()
+        before = audit.tour_state(tour)
+        with audit.muted():
+            _write_masks(tour, parsed.masks)
+            tour.version += 1
+            tour.updated_by = user.get_username()
+            tour.save()
+        audit.record_change("update", tour, before, audit.tour_state(tour), user=user)
     return tour
 
 
@@ -431,3 +466,36 @@ def record_decision(user, data: Any) -> Decision:
             player=Player.objects.filter(nick=fdecision.player).first() if fdecision.player else None,
             order=list(fdecision.order), reason=fdecision.reason, decided_at=fdecision.decided_at,
             published_at=fdecision.published_at, by=fdecision.by or "", text=fdecision.text, author=user)
+
+
+# --- the rules a tournament is computed under ---
+
+
+def rules_outdated(tournament: Tournament) -> dict[str, tuple[Any, Any]]:
+    """``{constant: (frozen value, the code's value)}`` where the code's rules differ from the tournament's,
+    with ``"ruleset_version"`` among them when the code's version is newer (design principle 8)."""
+    ruleset = rulesets.get(tournament.ruleset)
+    changed: dict[str, tuple[Any, Any]] = differences(tournament.rules, ruleset.rule_constants)
+    if tournament.ruleset_version != ruleset.version:
+        changed = {"ruleset_version": (tournament.ruleset_version, ruleset.version), **changed}
+    return changed
+
+
+def adopt_current_rules(user, tournament: Tournament) -> dict[str, tuple[Any, Any]]:
+    """An organizer's explicit, logged action: recompute the tournament under the code's current ruleset version
+    and rule constants (design principle 8). Returns what changed; nothing is written when nothing did."""
+    if not has_role(user, tournament, Role.ORGANIZER):
+        raise NotAllowed(_("Only the tournament's organizers may recompute it under the current rules."))
+    ruleset = rulesets.get(tournament.ruleset)
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        changed = rules_outdated(locked)
+        if not changed:
+            return {}
+        before = {"ruleset_version": locked.ruleset_version, "rules": locked.rules}
+        after = {"ruleset_version": ruleset.version, "rules": frozen(ruleset.rule_constants)}
+        Tournament.objects.filter(pk=locked.pk).update(**after)
+        audit.record("rules", locked, before, after, user=user)
+        mark_changed(locked.pk)
+    tournament.refresh_from_db(fields=["ruleset_version", "rules", "facts_version", "head_version"])
+    return changed

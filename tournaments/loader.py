@@ -134,7 +134,7 @@ def load_facts(tournament: Tournament) -> F.TournamentFacts:
         F.WaivedViolation(stage=stage_key.get(stage_id, ""), game=game, team=team_name.get(team_id, ""),
                           kind=violation, player=player)
         for stage_id, game, team_id, violation, player in Appeal.objects.filter(
-            tournament_id=tid, kind="violation", verdict__in=("accepted", "partly")).order_by("order", "id")
+            tournament_id=tid, kind="violation", verdict="accepted").order_by("order", "id")
         .values_list("game__stage_id", "game__number", "team_id", "violation", "violating_player__nick")
     )
     withdrawals = tuple(
@@ -144,7 +144,8 @@ def load_facts(tournament: Tournament) -> F.TournamentFacts:
     )
     return F.TournamentFacts(
         slug=tournament.slug, name=tournament.name, ruleset=tournament.ruleset, timezone=tournament.timezone,
-        starts_on=tournament.starts_on, settings=dict(tournament.settings), players=players, families=families,
+        starts_on=tournament.starts_on, settings=dict(tournament.settings), rules=dict(tournament.rules),
+        players=players, families=families,
         teams=tuple(team_facts.get(None, ())), stages=stage_facts, penalties=penalties, decisions=tuple(decisions),
         appeals=appeals, withdrawals=withdrawals, waived_violations=waived,
     )
@@ -193,13 +194,15 @@ def _read_games(by_game: Q, own: Q, team_name: dict[int, str]) -> dict[int, F.Ga
     games: dict[int, F.Game] = {}
     for row in Game.objects.filter(own).values_list(
             "id", "number", "status", "outcome", "group_label", "round", "scheduled_at", "omon", "game_days", "link",
-            "result_recorded_at"):
-        gid, number, status, outcome, group, rnd, scheduled_at, omon, game_days, link, recorded_at = row
+            "result_recorded_at", "violations_published"):
+        gid, number, status, outcome, group, rnd, scheduled_at, omon, game_days, link, recorded_at, published = row
         games[gid] = F.Game(
             number=number, status=status, outcome=outcome, group=group or None, round=rnd,
             scheduled_at=scheduled_at, omon=omon, game_days=game_days, link=link or None,
             absent_teams=tuple(absent.get(gid, ())), no_show_eliminated=tuple(no_shows.get(gid, ())),
             seats=tuple(seats.get(gid, ())), result_recorded_at=recorded_at,
+            violations_published=tuple((v["team"], v["kind"], v.get("player"), dt.datetime.fromisoformat(v["at"]))
+                                       for v in published or ()),
         )
     return games
 

@@ -6,6 +6,9 @@ Derived results (places, points, awards) are never stored here: they live in
 
 from __future__ import annotations
 
+import contextlib
+import datetime as dt
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -15,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 import rulesets
 from accounts.models import Family, Player
 from rulesets import facts as F
+from rulesets.rules import frozen
 
 
 class TournamentStatus(models.TextChoices):
@@ -30,6 +34,10 @@ class Tournament(models.Model):
     ruleset = models.CharField(_("ruleset"), max_length=40, choices=rulesets.choices())
     ruleset_version = models.PositiveIntegerField(_("ruleset version"), default=1)
     settings = models.JSONField(_("ruleset settings"), default=dict, blank=True)
+    rules = models.JSONField(
+        _("rule constants"), default=dict, blank=True, editable=False,
+        help_text=_("The ruleset's rule constants as they were when the tournament was created (or when an "
+                    "organizer last adopted the current rules); the tables are computed under them."))
     timezone = models.CharField(_("time zone"), max_length=64, default="Europe/Moscow")
     starts_on = models.DateField(_("starts on"), null=True, blank=True)
     ends_on = models.DateField(_("ends on"), null=True, blank=True)
@@ -50,6 +58,15 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        """A new tournament freezes its ruleset's version and rule constants (design principle 8)."""
+        if self._state.adding and not self.rules:
+            with contextlib.suppress(rulesets.UnknownRuleset):  # an unknown key is refused by the field's choices
+                chosen = rulesets.get(self.ruleset)
+                self.rules = frozen(chosen.rule_constants)
+                self.ruleset_version = chosen.version
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("tournament", args=[self.slug])
@@ -251,6 +268,10 @@ class Game(models.Model):
         _("result first recorded at"), null=True, blank=True, editable=False,
         help_text=_("When the game first got a result (FL-19: the window for appealing the violations the portal "
                     "detects in it runs from here); editing the game later does not move it."))
+    violations_published = models.JSONField(
+        _("detected violations published after the result"), default=list, blank=True, editable=False,
+        help_text=_("FL-19: a later change of the result that creates a new violation publishes it then: "
+                    "[{team, kind, player, at}]; the others are published with the result."))
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
     updated_by = models.CharField(_("updated by"), max_length=150, blank=True)
 
@@ -271,6 +292,13 @@ class Game(models.Model):
             if kwargs.get("update_fields") is not None:
                 kwargs["update_fields"] = {*kwargs["update_fields"], "result_recorded_at"}
         super().save(*args, **kwargs)
+
+    def violation_published_at(self, team: str | None, kind: str, player: str | None) -> dt.datetime | None:
+        """When the detected violation was published (FL-19): at the change that created it, or with the result."""
+        for entry in self.violations_published or ():
+            if entry["kind"] == kind and entry.get("player") == player and (team is None or entry["team"] == team):
+                return dt.datetime.fromisoformat(entry["at"])
+        return self.result_recorded_at
 
 
 class Seat(models.Model):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from rulesets.chgk_tour_points.rules import CONSTANTS
 from rulesets.chgk_tour_points.season import (
     Application,
     ChecklistItem,
@@ -79,4 +80,5 @@ RULESET = Ruleset(
         filer_check=check_appeal_filer,  # CHGK-20: the captain, or a player delegated for a stated period
     ),
     tour_table=tour_table,  # CHGK-12..CHGK-15
+    rule_constants=CONSTANTS,  # CHGK-18
 )

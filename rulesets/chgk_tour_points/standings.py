@@ -32,6 +32,7 @@ from rulesets.base import (
     merge_settings,
     round2,
 )
+from rulesets.chgk_tour_points.rules import rules_of
 from rulesets.chgk_tour_points.season import (  # noqa: F401  (re-exported: the ruleset's public setup checks)
     Application,
     ChecklistItem,
@@ -74,9 +75,6 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "points_by_place": DEFAULT_POINTS_BY_PLACE,
 }
 
-QUESTIONS_PUBLISHED_DAYS = 1
-APPEAL_DAYS = 3
-VERDICT_DAYS = 9
 
 
 # ---------------------------------------------------------------- settings
@@ -212,7 +210,7 @@ def questions_due(facts: TournamentFacts, tour: Tour | int) -> dt.datetime | Non
     tour = _tour(facts, tour) if isinstance(tour, int) else tour
     if tour is None or tour.played_on is None:
         return None
-    return _day_end(facts, tour.played_on, QUESTIONS_PUBLISHED_DAYS)
+    return _day_end(facts, tour.played_on, rules_of(facts).questions_published_days)
 
 
 def appeal_deadline(facts: TournamentFacts, appeal: Appeal) -> dt.datetime | None:
@@ -220,7 +218,7 @@ def appeal_deadline(facts: TournamentFacts, appeal: Appeal) -> dt.datetime | Non
     tour = _appeal_tour(facts, appeal)
     if tour is None or tour.played_on is None:
         return None
-    return _day_end(facts, tour.played_on, APPEAL_DAYS)
+    return _day_end(facts, tour.played_on, rules_of(facts).appeal_days)
 
 
 def verdict_due(facts: TournamentFacts, appeal: Appeal) -> dt.datetime | None:
@@ -228,7 +226,7 @@ def verdict_due(facts: TournamentFacts, appeal: Appeal) -> dt.datetime | None:
     tour = _appeal_tour(facts, appeal)
     if tour is None or tour.played_on is None:
         return None
-    return _day_end(facts, tour.played_on, VERDICT_DAYS)
+    return _day_end(facts, tour.played_on, rules_of(facts).verdict_days)
 
 
 def verdict_overdue(facts: TournamentFacts, appeal: Appeal, now: dt.datetime) -> bool:
@@ -236,7 +234,7 @@ def verdict_overdue(facts: TournamentFacts, appeal: Appeal, now: dt.datetime) ->
     tour = _appeal_tour(facts, appeal)
     if not appeal.pending or tour is None or tour.played_on is None:
         return False
-    return now >= _next_midnight(facts, tour.played_on, VERDICT_DAYS)
+    return now >= _next_midnight(facts, tour.played_on, rules_of(facts).verdict_days)
 
 
 def decision_deadline(facts: TournamentFacts, decision: Decision) -> dt.datetime | None:
@@ -250,7 +248,7 @@ def appeal_in_time(facts: TournamentFacts, appeal: Appeal) -> bool:
     tour = _appeal_tour(facts, appeal)
     if tour is None or tour.played_on is None:
         return True
-    return appeal.filed_at < _next_midnight(facts, tour.played_on, APPEAL_DAYS)
+    return appeal.filed_at < _next_midnight(facts, tour.played_on, rules_of(facts).appeal_days)
 
 
 def appeal_is_late(facts: TournamentFacts, appeal: Appeal) -> bool:
@@ -263,14 +261,14 @@ def verdict_late(facts: TournamentFacts, appeal: Appeal) -> bool:
     tour = _appeal_tour(facts, appeal)
     if appeal.pending or appeal.decided_at is None or tour is None or tour.played_on is None:
         return False
-    return appeal.decided_at >= _next_midnight(facts, tour.played_on, VERDICT_DAYS)
+    return appeal.decided_at >= _next_midnight(facts, tour.played_on, rules_of(facts).verdict_days)
 
 
 def appeal_window_open(facts: TournamentFacts, tour: Tour, now: dt.datetime) -> bool:
     """Whether appeals on a played tour may still be filed at ``now`` (CHGK-18)."""
     if tour.played_on is None:
         return False
-    return now < _next_midnight(facts, tour.played_on, APPEAL_DAYS)
+    return now < _next_midnight(facts, tour.played_on, rules_of(facts).appeal_days)
 
 
 # ---------------------------------------------------------------- validation

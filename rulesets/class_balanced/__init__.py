@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from rulesets.class_balanced.rules import CONSTANTS
 from rulesets.class_balanced.settings import DEFAULT_SETTINGS, STAGE_KEYS, validate_settings
 from rulesets.class_balanced.standings import (
     KEY,
@@ -54,4 +55,5 @@ RULESET = Ruleset(
         verdict_due=None,  # CB-17 sets no date for the answer
     ),
     seat_points=seat_points,  # CB-8..CB-10
+    rule_constants=CONSTANTS,  # CB-3
 )

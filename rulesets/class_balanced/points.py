@@ -11,21 +11,24 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from rulesets.base import to_fraction
+from rulesets.class_balanced.rules import CONSTANTS, ClassRanges
 from rulesets.class_balanced.settings import Config
 from rulesets.facts import Game, Seat, Stage, TournamentFacts
 from rulesets.mafia import effective_games
 
 STATS_MIN, STATS_MAX = 150, 450
-CLASS_RANGES: tuple[tuple[str, int, int], ...] = (("C", 150, 250), ("B", 251, 350), ("A", 351, 450))
+CLASS_RANGES: ClassRanges = CONSTANTS["class_ranges"]  # the code's ranges today; a tournament's are frozen with it
 TIEBREAK_KEYS: tuple[str, ...] = ("mafia_wins", "mafia_draws", "mafia_wins_13", "mafia_draws_13", "maniac_wins",
                                   "points_13")
 
 
-def class_of(stats: int | None) -> str | None:
-    """The class a stat sum sets (CB-3): C 150..250, B 251..350, A 351..450; None outside."""
+def class_of(stats: int | None, ranges: ClassRanges = CLASS_RANGES) -> str | None:
+    """The class a stat sum sets (CB-3): C 150..250, B 251..350, A 351..450; None outside.
+
+    A tournament's pages and tables pass its frozen ``ranges`` (``rules_of(facts).class_ranges``)."""
     if stats is None:
         return None
-    for name, low, high in CLASS_RANGES:
+    for name, low, high in ranges:
         if low <= stats <= high:
             return name
     return None

@@ -30,7 +30,7 @@ from fractions import Fraction
 from typing import Any
 
 from rulesets import mafia
-from rulesets.base import Problem, RulesetError, Standings, TeamRow, round2
+from rulesets.base import Problem, RulesetError, Standings, TeamRow, round2, to_fraction
 from rulesets.class_balanced.fair_play import GROUNDS_BY_KIND, KNOWN_CODES, KNOWN_CODES_TEXT, UNCODED_KINDS
 from rulesets.class_balanced.points import (
     STATS_MAX,
@@ -41,7 +41,9 @@ from rulesets.class_balanced.points import (
     counted_games,
     seat_score,
     stage_result,
+    team_of_player,
 )
+from rulesets.class_balanced.rules import rules_from, rules_of
 from rulesets.class_balanced.settings import (
     CLASSES,
     DEFAULT_SETTINGS,  # noqa: F401  (protocol name)
@@ -283,9 +285,10 @@ def _close_stage(facts: TournamentFacts, state: Course, index: int) -> None:
 def balance_table(facts: TournamentFacts, cfg: Config, stage_key: str, teams: Iterable[str]) -> dict[str, dict]:
     """Classes played and still owed per team in one stage (CB-6, CB-7); every seat counts, timeouts too."""
     counts = {team: dict.fromkeys(CLASSES, 0) for team in teams}
+    ranges = rules_of(facts).class_ranges
     for game in counted_games(facts, facts.stage(stage_key)):
         for seat in game.seats:
-            cls = class_of(seat.stats)
+            cls = class_of(seat.stats, ranges)
             if seat.team in counts and cls is not None:
                 counts[seat.team][cls] += 1
     expected = cfg.games_per_team.get(stage_key, 0)
@@ -382,7 +385,8 @@ def _game_problems(facts: TournamentFacts, cfg: Config, stage_key: str, game: Ga
     if game.outcome == "maniac" and stage_key not in cfg.maniac_stages:
         problems.append(Problem(f"{path}.outcome", f"{stage_key} has no maniac (CB-9)"))
     if stage_key == cfg.class_table_stage and size is not None and len(game.seats) == size:
-        mix = {c: sum(1 for s in game.seats if class_of(s.stats) == c) for c in CLASSES}
+        ranges = rules_of(facts).class_ranges
+        mix = {c: sum(1 for s in game.seats if class_of(s.stats, ranges) == c) for c in CLASSES}
         wanted = cfg.class_table_per_game
         if any(mix[c] != wanted.get(c, 0) for c in CLASSES):
             have = ", ".join(f"{mix[c]} {c}" for c in ("C", "B", "A"))
@@ -392,16 +396,18 @@ def _game_problems(facts: TournamentFacts, cfg: Config, stage_key: str, game: Ga
     return problems
 
 
-def scheduled_class_problems(game: Game, path: str, scheduled: Mapping[str, str]) -> list[Problem]:
+def scheduled_class_problems(game: Game, path: str, scheduled: Mapping[str, str],
+                             stored_rules: Mapping[str, Any] | None = None) -> list[Problem]:
     """CB-6: in stage 2 each seat plays the class the published table gives its team for this game.
 
     ``scheduled`` maps team -> class ("A", "B", "C") for the game (the schedule is not part of the
-    interchange document; the portal passes its stored table).
+    interchange document; the portal passes its stored table, and the tournament's frozen ``stored_rules``).
     """
+    ranges = rules_from(stored_rules).class_ranges
     problems = []
     for pi, seat in enumerate(game.seats):
         wanted = scheduled.get(seat.team)
-        have = class_of(seat.stats)
+        have = class_of(seat.stats, ranges)
         if wanted is not None and have != wanted:
             problems.append(Problem(f"{path}.seats[{pi}].stats",
                                     f"{seat.player} ({seat.team}) plays class {have} with {seat.stats}; the table "
@@ -519,7 +525,7 @@ def compute(facts: TournamentFacts, stage_key: str | None, now: dt.datetime) -> 
             row_status = "winner" if final and status == "active" and not rows else status
             rows.append(TeamRow(team=item.team, points=figures[item.team].points, rank=len(rows) + 1,
                                 status=row_status, tiebreaks=figures[item.team].tiebreaks(),
-                                separated_by=separated, details=_row_details(state, item.team)))
+                                separated_by=separated, details=_row_details(facts, state, item.team)))
     balance = _view_balance(facts, state)
     warnings = [team for team, entry in balance.items() if not entry["can_still_balance"]]
     notes = [f"{team} can no longer balance its classes in {state.view_key} (CB-7)" for team in sorted(warnings)]
@@ -543,15 +549,31 @@ def compute(facts: TournamentFacts, stage_key: str | None, now: dt.datetime) -> 
             "disqualified": dict(state.dq_reasons),
             "draws": draws,
             "draw_procedure": DRAW_PROCEDURE,
+            "players": player_table(facts, state),
         },
     )
 
 
-def _row_details(state: Course, team: str) -> dict[str, Any]:
+def _row_details(facts: TournamentFacts, state: Course, team: str) -> dict[str, Any]:
     return {
         "points_by_round": [round2(result.teams.get(team, Tally()).points) for result in state.results],
         "games": state.cumulative[state.view][team].games,
+        "penalties": _penalties(facts, state, team),
     }
+
+
+def _penalties(facts: TournamentFacts, state: Course, team: str) -> list[dict[str, Any]]:
+    """The penalties deducted from the team's points in the stages shown (a stageless one is stage 1's)."""
+    shown = set(STAGE_KEYS[:state.view + 1])
+    out = []
+    for penalty in facts.penalties:
+        stage = penalty.stage or "stage-1"
+        owner = penalty.team or (team_of_player(facts, penalty.player) if penalty.player else None)
+        if owner == team and stage in shown:
+            out.append({"stage": stage, "game": penalty.game, "kind": penalty.kind, "code": penalty.code,
+                        "player": penalty.player, "points": round2(to_fraction(penalty.points)),
+                        "text": penalty.text})
+    return out
 
 
 def _view_balance(facts: TournamentFacts, state: Course) -> dict[str, dict]:
@@ -603,6 +625,37 @@ def best_players(facts: TournamentFacts, state: Course) -> list[str]:
     A stage's games count as games "with N players" for its size (stage 1: 7, stage 2: 13, stage 3: 10);
     a timed-out game counts as a game played (CB-10). Disqualified players are not eligible; ties share.
     """
+    averages = {nick: row[2] / row[1] for nick, row in _player_totals(facts, state).items() if row[1] and row[3]}
+    if not averages:
+        return []
+    best = max(averages.values())
+    return sorted(nick for nick, value in averages.items() if value == best)
+
+
+def player_table(facts: TournamentFacts, state: Course) -> list[dict[str, Any]]:
+    """Every player of the stages shown, for the player rankings (CB-14): eligible players first, by average.
+
+    Each row: player, team, points, games, average (per game), eligible (the CB-14 minimums met and not
+    disqualified) and rank (competition rank of the average among eligible players; None for the others).
+    """
+    rows = []
+    for nick, (team, games, points, eligible) in _player_totals(facts, state).items():
+        average = points / games if games else Fraction(0)
+        rows.append((not eligible, -average, -points, nick, team, games, points, average, eligible))
+    rows.sort()
+    out: list[dict[str, Any]] = []
+    previous: Fraction | None = None
+    rank = 0
+    for position, (_not_eligible, _neg, _negp, nick, team, games, points, average, eligible) in enumerate(rows):
+        if eligible and average != previous:
+            rank, previous = position + 1, average
+        out.append({"player": nick, "team": team, "points": round2(points), "games": games,
+                    "average": round2(average), "eligible": eligible, "rank": rank if eligible else None})
+    return out
+
+
+def _player_totals(facts: TournamentFacts, state: Course) -> dict[str, tuple[str | None, int, Fraction, bool]]:
+    """nick -> (team, games, points, eligible for CB-14) over the stages shown."""
     barred = mafia.disqualified_players(facts)
     minimums = state.cfg.best_player_min_games
     points: dict[str, Fraction] = {}
@@ -620,11 +673,8 @@ def best_players(facts: TournamentFacts, state: Course) -> list[str]:
                 return False
         return nick not in barred
 
-    averages = {nick: points[nick] / games[nick] for nick in games if games[nick] and eligible(nick)}
-    if not averages:
-        return []
-    best = max(averages.values())
-    return sorted(nick for nick, value in averages.items() if value == best)
+    return {nick: (team_of_player(facts, nick), games[nick], points.get(nick, Fraction(0)), eligible(nick))
+            for nick in sorted(games)}
 
 
 def seat_points(facts: TournamentFacts, stage_key: str | None) -> dict[tuple[int, str], tuple[Fraction, str]]:

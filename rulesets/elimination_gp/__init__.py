@@ -11,6 +11,7 @@ from types import MappingProxyType
 
 from rulesets.elimination_gp.draw import draw_no_show, draw_teams, make_baskets
 from rulesets.elimination_gp.registration import stage_roster
+from rulesets.elimination_gp.rules import CONSTANTS
 from rulesets.elimination_gp.standings import (
     DEFAULT_SETTINGS,
     KEY,
@@ -52,4 +53,5 @@ RULESET = Ruleset(
         verdict_due=None,  # GP-23 sets no date for the committee's verdict
     ),
     seat_points=seat_points,  # GP-14
+    rule_constants=CONSTANTS,  # GP-22, GP-23
 )

@@ -15,7 +15,6 @@ from rulesets.mafia import active_decisions
 FINAL_STAGE = "final"
 DEFAULT_EXTRA_INDICATOR = "points"
 MEDAL = "Grand Prix medal"
-MEDAL_PLACES = 3
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,6 @@ from rulesets.base import Award, Problem, Ranked, RulesetError, Standings, round
 from rulesets.elimination_gp.draw import default_seed, draw_no_show, draw_teams, make_baskets
 from rulesets.elimination_gp.finalists import (
     FINAL_STAGE,
-    MEDAL_PLACES,
     Finalist,
     StageFinalists,
     commissar_wins,
@@ -55,6 +54,7 @@ from rulesets.elimination_gp.process import (
     team_rows,
 )
 from rulesets.elimination_gp.registration import stage_roster
+from rulesets.elimination_gp.rules import rules_of
 from rulesets.facts import OUTCOMES, Appeal, Decision, TournamentFacts
 
 __all__ = [
@@ -67,7 +67,6 @@ KEY = "elimination_gp"
 VERSION = 1
 QUALIFYING_KEYS = tuple(f"qualifying-{n}" for n in range(1, 6))
 STAGE_KEYS: tuple[str, ...] = (*QUALIFYING_KEYS, FINAL_STAGE)
-APPEAL_HOURS = 72
 EXTRA_INDICATORS = ("commissar_wins", "commissar_points", "mafia_wins", "mafia_points", "civilian_points",
                     "points", "custom")
 BASKET_ORDERS = ("level", "manual")
@@ -312,13 +311,13 @@ def validate(facts: TournamentFacts) -> list[Problem]:
                 if stage.key != FINAL_STAGE and levels.get(player) == 0:
                     problems.append(Problem(path, f"{player} is a level 0 player and may not play a stage (GP-3)"))
         problems += series.run(stage.key).problems
-    problems += mafia.late_appeal_problems(facts, APPEAL_HOURS, "decided_at", "GP-23")
+    problems += mafia.late_appeal_problems(facts, rules_of(facts).appeal_hours, "decided_at", "GP-23")
     return problems
 
 
 def decision_deadline(facts: TournamentFacts, decision: Decision) -> dt.datetime | None:
     """GP-23: a decision may be appealed within 72 hours of the moment it was taken (``decided_at``)."""
-    return mafia.decision_deadline(decision, APPEAL_HOURS, "decided_at")
+    return mafia.decision_deadline(decision, rules_of(facts).appeal_hours, "decided_at")
 
 
 def appeal_deadline(facts: TournamentFacts, appeal: Appeal) -> dt.datetime | None:
@@ -341,7 +340,7 @@ def is_final(facts: TournamentFacts, series: _Series, now: dt.datetime) -> bool:
         return False
     if mafia.any_pending_appeal(facts):
         return False
-    return not mafia.appeal_window_open(facts, APPEAL_HOURS, "decided_at", now)
+    return not mafia.appeal_window_open(facts, rules_of(facts).appeal_hours, "decided_at", now)
 
 
 def _figure(value: Any) -> Any:
@@ -396,7 +395,8 @@ def _final_stage(series: _Series, run: StageRun) -> tuple[dict[str, str], dict[s
     details = {p: {"mafia_wins": mafia_wins[p], "commissar_wins": commissar[p],
                    "qualifying_average": round2(series.qualifying_average(p))} for p in run.team_of}
     extra = {"places": [{"place": e.rank, "player": e.item, "team": run.team_of.get(e.item)} for e in placed]}
-    return statuses, details, extra, prize_awards(placed, prizes, run.team_of, MEDAL_PLACES)
+    return statuses, details, extra, prize_awards(placed, prizes, run.team_of,
+                                                  rules_of(series.facts).medal_places)
 
 
 def compute(facts: TournamentFacts, stage_key: str | None, now: dt.datetime) -> Standings:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from rulesets.family_league.rules import CONSTANTS, detected_violation_closes
 from rulesets.family_league.settings import DEFAULT_SETTINGS, validate_settings
 from rulesets.family_league.standings import (
-    DETECTED_VIOLATION_HOURS,
     DETECTED_VIOLATIONS,
     KEY,
     STAGE_KEYS,
@@ -21,6 +21,7 @@ from rulesets.family_league.standings import (
     compute,
     decision_deadline,
     detected_violation_deadline,
+    game_violations,
     rank_table,
     seat_points,
     validate,
@@ -32,7 +33,7 @@ from rulesets.protocol import AppealPolicy, Ruleset
 __all__ = [
     "KEY", "VERSION", "STAGE_KEYS", "DEFAULT_SETTINGS", "validate_settings", "validate", "compute",
     "appeal_deadline", "decision_deadline", "verdict_due", "seat_points", "rank_table",
-    "detected_violation_deadline", "violation_windows", "DETECTED_VIOLATION_HOURS", "DETECTED_VIOLATIONS", "RULESET",
+    "detected_violation_deadline", "violation_windows", "game_violations", "DETECTED_VIOLATIONS", "RULESET",
 ]
 
 RULESET = Ruleset(
@@ -49,9 +50,11 @@ RULESET = Ruleset(
         appeal_deadline=appeal_deadline,  # FL-19: the appealed decision's deadline
         decision_deadline=decision_deadline,  # FL-19: 72 hours after its publication
         verdict_due=None,  # FL-19 sets no date for the curator's verdict
-        detected_violation_hours=DETECTED_VIOLATION_HOURS,  # FL-19: from the game's result_recorded_at
+        detected_violation_closes=detected_violation_closes,  # FL-19: 72 h from the game's result_recorded_at
         violation_windows=violation_windows,  # FL-19: not final while a detected violation's window is open
+        game_violations=game_violations,  # FL-19: a changed result publishes the violations it creates
         detected_violations=DETECTED_VIOLATIONS,  # FL-15.1..FL-15.4
     ),
     seat_points=seat_points,  # FL-13, FL-14
+    rule_constants=CONSTANTS,  # FL-15, FL-17, FL-19
 )

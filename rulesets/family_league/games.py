@@ -42,12 +42,10 @@ from typing import NamedTuple
 from rulesets import mafia
 from rulesets.base import round2, to_fraction
 from rulesets.facts import SCORING_STATUSES, SIDE_OF_ROLE, Game, Penalty, Seat, Stage, TournamentFacts
+from rulesets.family_league.rules import LeagueRules, rules_of
 from rulesets.family_league.settings import PointsTable, setting
 
 STAGE_ORDER = ("qualifying", "final")
-VIOLATION_POINTS = Fraction(1, 10)
-FINE_BASE = 25
-FINE_STEP = 25
 SCORES = "scores"
 FL15_CODES = {
     "no_show": "FL-15.1",
@@ -322,6 +320,7 @@ def analyse(facts: TournamentFacts) -> LeagueAnalysis:
 
 def _analyse(facts: TournamentFacts) -> LeagueAnalysis:
     judge = _Judge(facts)
+    rules = rules_of(facts)
     analysis = LeagueAnalysis(denominator=judge.denominator)
     for stage in ordered_stages(facts):
         pools = stage_pools(facts, stage)
@@ -335,11 +334,12 @@ def _analyse(facts: TournamentFacts) -> LeagueAnalysis:
             if game.status in SCORING_STATUSES:
                 judged = judge.judge(stage.key, game, teams)
                 seats.extend(judged)
-                analysis.violations += _seat_violations(stage.key, game, judged)
+                analysis.violations += _seat_violations(stage.key, game, judged, rules.violation_points)
                 if recorded.get(game.number) != "not_held":  # FL-15: not_held gives only FL-10's no_show
-                    analysis.violations += _no_shows_of_started_game(stage.key, game, teams)
+                    analysis.violations += _no_shows_of_started_game(stage.key, game, teams,
+                                                                     rules.violation_points)
             if recorded.get(game.number) == "not_held":
-                analysis.violations += _no_shows_of_not_held_game(stage.key, game, teams)
+                analysis.violations += _no_shows_of_not_held_game(stage.key, game, teams, rules.violation_points)
             analysis.violations += fair_play.pop(game.number, [])
         for rest in fair_play.values():
             analysis.violations += rest
@@ -347,38 +347,38 @@ def _analyse(facts: TournamentFacts) -> LeagueAnalysis:
         waived = {(w.stage, w.game, w.team, w.kind, w.player) for w in facts.waived_violations}
         analysis.violations = [v for v in analysis.violations
                                if (v.stage, v.game, v.team, v.kind, v.player) not in waived]
-    _number_fines(analysis.violations, setting(facts.settings, "fine_counter"))
+    _number_fines(analysis.violations, setting(facts.settings, "fine_counter"), rules)
     return analysis
 
 
-def _seat_violations(stage: str, game: Game, judged: list[SeatJudgement]) -> list[Violation]:
+def _seat_violations(stage: str, game: Game, judged: list[SeatJudgement], points: Fraction) -> list[Violation]:
     """A violating seat is one penalty of its team (FL-15)."""
     return [
         Violation(stage=stage, game=game.number, team=j.team, kind=j.verdict, code=FL15_CODES[j.verdict],
-                  points=VIOLATION_POINTS, player=j.player, seat=j.index, text=j.reason)
+                  points=points, player=j.player, seat=j.index, text=j.reason)
         for j in judged
         if j.verdict != SCORES
     ]
 
 
-def _no_shows_of_started_game(stage: str, game: Game, teams: tuple[str, ...]) -> list[Violation]:
+def _no_shows_of_started_game(stage: str, game: Game, teams: tuple[str, ...], points: Fraction) -> list[Violation]:
     """One ``no_show`` per team of a ``played`` or ``technical`` game with no seat at all (FL-15.1)."""
     seated = {s.team for s in game.seats}
     return [
         Violation(stage=stage, game=game.number, team=team, kind="no_show", code="FL-15.1",
-                  points=VIOLATION_POINTS, text=f"{team} has no player in game {game.number}")
+                  points=points, text=f"{team} has no player in game {game.number}")
         for team in teams
         if team not in seated
     ]
 
 
-def _no_shows_of_not_held_game(stage: str, game: Game, teams: tuple[str, ...]) -> list[Violation]:
+def _no_shows_of_not_held_game(stage: str, game: Game, teams: tuple[str, ...], points: Fraction) -> list[Violation]:
     """The teams that did not come to a game that did not start get a ``no_show`` each (FL-10)."""
     out: list[Violation] = []
     for team in dict.fromkeys(game.absent_teams):
         if team in teams:
             out.append(Violation(stage=stage, game=game.number, team=team, kind="no_show", code="FL-10",
-                                 points=VIOLATION_POINTS, text=f"{team} did not come to game {game.number}"))
+                                 points=points, text=f"{team} did not come to game {game.number}"))
     return out
 
 
@@ -419,11 +419,11 @@ def _fair_play_by_game(facts: TournamentFacts, stage: Stage) -> dict[int | None,
     return ordered
 
 
-def _number_fines(violations: list[Violation], counter: str) -> None:
+def _number_fines(violations: list[Violation], counter: str, rules: LeagueRules) -> None:
     """Fine 25 + 25 x n mf, n counted per team or over the tournament (FL-17)."""
     seen: Counter[str] = Counter()
     for violation in violations:
         key = violation.team if counter == "team" else ""
         seen[key] += 1
         violation.number = seen[key]
-        violation.fine = FINE_BASE + FINE_STEP * violation.number
+        violation.fine = rules.fine_base + rules.fine_step * violation.number

@@ -63,6 +63,7 @@ from rulesets.family_league.games import (
     penalty_team,
     stage_pools,
 )
+from rulesets.family_league.rules import detected_violation_closes, rules_of
 from rulesets.family_league.settings import DEFAULT_SETTINGS as DEFAULT_SETTINGS
 from rulesets.family_league.settings import setting
 from rulesets.family_league.settings import validate_settings as validate_settings
@@ -70,9 +71,7 @@ from rulesets.family_league.settings import validate_settings as validate_settin
 KEY = "family_league"
 VERSION = 1
 STAGE_KEYS: tuple[str, ...] = ("qualifying", "final")
-APPEAL_HOURS = 72
 APPEAL_FROM = "published_at"
-DETECTED_VIOLATION_HOURS = 72  # FL-19: a detected violation may be appealed within 3 days of its game's result
 DETECTED_VIOLATIONS: tuple[str, ...] = tuple(FL15_CODES)  # FL-15.1..FL-15.4: the violations the portal detects
 DETECTED_VIOLATIONS_KINDS = frozenset(DETECTED_VIOLATIONS)
 MAX_PLAYERS_IN_GAME = 21
@@ -99,7 +98,7 @@ def validate(facts: TournamentFacts) -> list[Problem]:
                 if name not in teams:
                     problems.append(Problem(f"decisions[{di}].order[{oi}]",
                                             f"{name!r} is not a team; the curator orders tied teams (FL-11)"))
-    problems += mafia.late_appeal_problems(facts, APPEAL_HOURS, APPEAL_FROM, "FL-19")
+    problems += mafia.late_appeal_problems(facts, rules_of(facts).appeal_hours, APPEAL_FROM, "FL-19")
     return problems
 
 
@@ -190,7 +189,7 @@ def _official_problems(facts: TournamentFacts) -> list[Problem]:
 
 def decision_deadline(facts: TournamentFacts, decision: Decision) -> dt.datetime | None:
     """Last moment to appeal a judge's decision: 72 hours after its publication (FL-19)."""
-    return mafia.decision_deadline(decision, APPEAL_HOURS, APPEAL_FROM)
+    return mafia.decision_deadline(decision, rules_of(facts).appeal_hours, APPEAL_FROM)
 
 
 def appeal_deadline(facts: TournamentFacts, appeal: Appeal) -> dt.datetime | None:
@@ -210,35 +209,60 @@ def appeal_window_open(facts: TournamentFacts, now: dt.datetime) -> bool:
     Appeals are filed against decisions (interchange: Appeals), so a fair-play
     penalty, which no appeal can name, opens no window of its own.
     """
-    return mafia.appeal_window_open(facts, APPEAL_HOURS, APPEAL_FROM, now)
+    return mafia.appeal_window_open(facts, rules_of(facts).appeal_hours, APPEAL_FROM, now)
 
 
-def detected_violation_deadline(game: Game) -> dt.datetime | None:
-    """FL-19: a violation the portal detected in ``game`` may be appealed until 72 hours after the moment the
-    game's result was first recorded (``result_recorded_at``); None when that moment is unknown."""
-    if game.result_recorded_at is None:
+def detected_violation_deadline(facts: TournamentFacts, game: Game, violation: Violation | None = None,
+                                ) -> dt.datetime | None:
+    """FL-19: a violation the portal detected in ``game`` may be appealed until 72 hours after its publication:
+    the moment the game's result was first recorded (``result_recorded_at``), or, for a violation a later change
+    of the result created, that change (``Game.violations_published``); None when that moment is unknown."""
+    published = game.result_recorded_at if violation is None else game.published_at(
+        violation.team, violation.kind, violation.player)
+    if published is None:
         return None
-    return game.result_recorded_at + dt.timedelta(hours=DETECTED_VIOLATION_HOURS)
+    return detected_violation_closes(facts.rules, published)
+
+
+def _latest_publication(game: Game) -> dt.datetime | None:
+    moments = [at for *_key, at in game.violations_published]
+    if game.result_recorded_at is not None:
+        moments.append(game.result_recorded_at)
+    return max(moments, default=None)
 
 
 def violation_windows(facts: TournamentFacts, now: dt.datetime,
                       analysis: LeagueAnalysis | None = None) -> list[dt.datetime]:
     """The moments the FL-19 windows of detected violations still open at ``now`` close, earliest first.
 
-    A window is open for a game with a violation the portal detected (FL-15, FL-10; not annulled on appeal)
-    while ``now`` is before ``result_recorded_at`` + 72 h: the stage is not final then.
+    A window is open for a violation the portal detected (FL-15, FL-10; not annulled on appeal) while ``now`` is
+    before its publication + 72 h (``detected_violation_deadline``): the stage is not final then.
     """
-    open_games: dict[tuple[str, int], dt.datetime] = {}
+    open_games: dict[tuple[str, int], Game] = {}
     for stage in facts.stages:
         for game in stage.games:
-            deadline = detected_violation_deadline(game)
-            if deadline is not None and now < deadline:
-                open_games[(stage.key, game.number)] = deadline
+            latest = _latest_publication(game)
+            if latest is not None and now < detected_violation_closes(facts.rules, latest):
+                open_games[(stage.key, game.number)] = game
     if not open_games:
         return []
     analysis = analysis or analyse(facts)
-    return sorted({open_games[(v.stage, v.game)] for v in analysis.violations
-                   if v.kind in DETECTED_VIOLATIONS_KINDS and v.game is not None and (v.stage, v.game) in open_games})
+    closes: set[dt.datetime] = set()
+    for v in analysis.violations:
+        game = open_games.get((v.stage, v.game)) if v.game is not None else None
+        if game is None or v.kind not in DETECTED_VIOLATIONS_KINDS:
+            continue
+        deadline = detected_violation_deadline(facts, game, v)
+        if deadline is not None and now < deadline:
+            closes.add(deadline)
+    return sorted(closes)
+
+
+def game_violations(facts: TournamentFacts, stage_key: str, number: int) -> frozenset[tuple[str, str, str | None]]:
+    """``(team, kind, player)`` of each violation the portal detects in game ``number`` of the stage (FL-15, FL-10):
+    what a change of the game's result publishes when it creates one (FL-19)."""
+    return frozenset((v.team, v.kind, v.player) for v in analyse(facts).violations
+                     if v.stage == stage_key and v.game == number and v.kind in DETECTED_VIOLATIONS_KINDS)
 
 
 # --- stages and completion --------------------------------------------------------------------------------

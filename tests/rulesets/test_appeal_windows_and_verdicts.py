@@ -78,9 +78,11 @@ def test_fl_19_a_game_without_result_recorded_at_opens_no_window():
 
 
 def test_fl_19_the_detected_violation_deadline_is_72_hours_after_the_first_recording():
-    game = parse_document(league()).stages[0].game(30)
-    assert family_league.detected_violation_deadline(game) == RECORDED + dt.timedelta(hours=72)
-    assert rulesets.get("family_league").appeal_policy.detected_violation_hours == 72
+    facts = parse_document(league())
+    game = facts.stages[0].game(30)
+    assert family_league.detected_violation_deadline(facts, game) == RECORDED + dt.timedelta(hours=72)
+    policy = rulesets.get("family_league").appeal_policy
+    assert policy.detected_violation_closes({}, RECORDED) == RECORDED + dt.timedelta(hours=72)
 
 
 # --- CHGK-18: one comparison for filing; a verdict after D+9 is given late ----------------------------------
