@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import atexit
 import os
+import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -180,21 +182,30 @@ def delete_tournament(tournament_id: int) -> None:
 
     Its audit entries go too (they would outlive it, detached); the players stay (they are global).
     """
+    delete_tournaments([tournament_id])
+
+
+def delete_tournaments(tournament_ids: Sequence[int], batch: int = 200) -> None:
+    """``delete_tournament`` for many tournaments, ``batch`` of them in each statement."""
     from django.db import connection, transaction
 
     from tournaments.changes import bulk_change
     from tournaments.models import AuditEntry, Game, Stage, Tour, Tournament
 
     q = connection.ops.quote_name
-    stage_ids = f"SELECT id FROM {q(Stage._meta.db_table)} WHERE tournament_id = %s"
-    with transaction.atomic(), connection.cursor() as cursor, bulk_change(), no_recompute_on_commit():
-        for model in (Game, Tour):
-            ids = f"SELECT id FROM {q(model._meta.db_table)} WHERE stage_id IN ({stage_ids})"
-            parents = model._base_manager.filter(stage__tournament_id=tournament_id)
-            _delete_children(cursor, model, parents, ids, [tournament_id])
-            cursor.execute(f"DELETE FROM {q(model._meta.db_table)} WHERE stage_id IN ({stage_ids})", [tournament_id])
-        AuditEntry.objects.filter(tournament_id=tournament_id).delete()
-        Tournament.objects.filter(pk=tournament_id).delete()
+    ids = list(tournament_ids)
+    for start in range(0, len(ids), batch):
+        chunk = ids[start:start + batch]
+        marks = ", ".join(["%s"] * len(chunk))
+        stage_ids = f"SELECT id FROM {q(Stage._meta.db_table)} WHERE tournament_id IN ({marks})"
+        with transaction.atomic(), connection.cursor() as cursor, bulk_change(), no_recompute_on_commit():
+            for model in (Game, Tour):
+                sub = f"SELECT id FROM {q(model._meta.db_table)} WHERE stage_id IN ({stage_ids})"
+                parents = model._base_manager.filter(stage__tournament_id__in=chunk)
+                _delete_children(cursor, model, parents, sub, chunk)
+                cursor.execute(f"DELETE FROM {q(model._meta.db_table)} WHERE stage_id IN ({stage_ids})", chunk)
+            AuditEntry.objects.filter(tournament_id__in=chunk).delete()
+            Tournament.objects.filter(pk__in=chunk).delete()
 
 
 def slug(name: str) -> str:
@@ -221,11 +232,13 @@ def delete_stale_tournaments(max_age_hours: float = 24) -> None:
     from tournaments.models import Tournament
 
     old = timezone.now() - dt.timedelta(hours=max_age_hours)
+    stale = []
     for pk, name, created in Tournament.objects.filter(slug__startswith=BENCH_PREFIX).values_list(
             "pk", "slug", "created_at"):
         pid = name[len(BENCH_PREFIX):].split("-", 1)[0]
         if not pid.isdigit() or not _alive(int(pid)) or int(pid) == os.getpid() or (created and created < old):
-            delete_tournament(pk)
+            stale.append(pk)
+    delete_tournaments(stale)
 
 
 # --------------------------------------------------------------------------- timing and tables
@@ -294,3 +307,15 @@ def header(title: str, where: str) -> None:
 
 if __name__ == "__main__":  # .ci/run runs every benchmarks/*.py; this one only holds helpers
     print("benchmarks/common.py: shared helpers of the benchmark scripts (nothing to measure)")
+
+
+def stop_process(process: subprocess.Popen, seconds: float = 30) -> None:
+    """Stop a server or worker the benchmark started (SIGTERM, then SIGKILL) and close its log."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    process.log.close()  # type: ignore[attr-defined]

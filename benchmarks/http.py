@@ -44,7 +44,6 @@ import concurrent.futures  # noqa: E402
 import http.client  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
-import signal  # noqa: E402
 import socket  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
@@ -208,14 +207,7 @@ def wait_for_server(process: subprocess.Popen, port: int, path: str, seconds: fl
 
 
 def stop_server(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-    process.log.close()  # type: ignore[attr-defined]
+    common.stop_process(process, 30)
 
 
 # --------------------------------------------------------------------------- in-process checks

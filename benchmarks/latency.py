@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -113,14 +112,7 @@ def wait_for_worker(process: subprocess.Popen, seconds: float = 60) -> float:
 
 
 def stop_worker(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-    process.log.close()  # type: ignore[attr-defined]
+    common.stop_process(process, 20)
 
 
 def snapshot_version(tournament_id: int) -> int:

@@ -1,0 +1,313 @@
+"""A game evening: 50 tournaments receive results at the same time, with 1 and with 2 Celery workers (issue 20, item 4).
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/test REDIS_URL=redis://127.0.0.1:6379/0 \\
+        .venv/bin/python benchmarks/evening.py [--short]
+
+50 tournaments of all four rulesets at realistic sizes (built as in
+``benchmarks/site.py``: 8 imported and recomputed, the others copied in bulk),
+then, once with 1 and once with 2 Celery workers (``celery -A config worker
+--pool solo --concurrency 1`` each, separate processes, on a queue of this run,
+``$CELERY_QUEUE-evening-PID``, and a Redis database of its own, ``REDIS_DB``):
+
+1. the evening: one writer saves a result into every tournament in turn (a
+   ChGK mask or a Mafia seat, each in its own transaction, as a result form
+   does: ``benchmarks/latency.py``'s ``Saver``), each tournament every
+   ``--every`` seconds, for ``--seconds``; a poller reads every table's
+   version every 20 ms. For each save: the time until the tournament's latest
+   snapshot reflects it; for each tournament: the time from its last save until
+   its snapshot was current. Goal: every table current within 2 s of its last save.
+2. flat out: the writer saves as fast as it can into all 50 for ``--seconds``;
+   the recomputes the workers finished per second (``RecomputeRun`` rows), and
+   how long after the last save every table was current. Goal: about twice
+   the recomputes per second with 2 workers as with 1 (>= 1.6x counted as ok).
+
+Without Redis and PostgreSQL it prints "skipped: needs Redis and PostgreSQL" and exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]  # benchmarks/http.py must not shadow http
+sys.path.insert(0, str(HERE.parent))
+
+from benchmarks import common  # noqa: E402
+from benchmarks import site as site_bench  # noqa: E402
+
+TOURNAMENTS = 50
+GOAL_CURRENT = 2.0
+GOAL_RATIO = 1.6  # "about twice"
+REDIS_DB = 12
+POLL = 0.02
+WAIT = 120.0
+
+
+def real_services() -> bool:
+    return common.redis_available() and common.is_postgres_url(common.ORIGINAL_DATABASE_URL)
+
+
+def worker_name(number: int) -> str:
+    return f"bench-evening-{os.getpid()}-{number}@{socket.gethostname()}"
+
+
+def start_worker(queue: str, number: int, log_path: str) -> subprocess.Popen:
+    env = common.database_env()
+    env["CELERY_QUEUE"] = queue
+    log = open(log_path, "ab")  # noqa: SIM115 - closed when the worker stops
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "--concurrency", "1",
+         "--loglevel", "WARNING", "-Q", queue, "-n", worker_name(number), "--without-heartbeat",
+         "--without-gossip", "--without-mingle"],
+        cwd=common.ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    process.log = log  # type: ignore[attr-defined]
+    return process
+
+
+def wait_for_workers(processes: list[subprocess.Popen], seconds: float = 90) -> float:
+    from config.celery import app
+
+    start = time.perf_counter()
+    names = [worker_name(n) for n in range(len(processes))]
+    while time.perf_counter() - start < seconds:
+        for process in processes:
+            if process.poll() is not None:
+                raise RuntimeError(f"a Celery worker exited with status {process.returncode}")
+        try:
+            answered = app.control.ping(destination=names, timeout=0.5)
+            if len({name for reply in answered for name in reply}) == len(names):
+                return time.perf_counter() - start
+        except Exception:  # noqa: BLE001 - the broker may not answer yet
+            pass
+        time.sleep(0.2)
+    raise TimeoutError(f"the Celery workers did not answer within {seconds:.0f} s")
+
+
+def stop_worker(process: subprocess.Popen) -> None:
+    common.stop_process(process, 30)
+
+
+class Poller(threading.Thread):
+    """Every POLL seconds: each tournament's latest snapshot version, and when it first reached it."""
+
+    def __init__(self, ids: list[int]):
+        super().__init__(daemon=True)
+        self.ids = ids
+        self.reached: dict[int, list[tuple[int, float]]] = {i: [] for i in ids}
+        self.stop = threading.Event()
+        self.error: BaseException | None = None
+
+    def versions(self) -> dict[int, int]:
+        from scoring.models import StandingsSnapshot
+
+        return dict(StandingsSnapshot.objects.filter(tournament_id__in=self.ids, stage_key="").values_list(
+            "tournament_id", "facts_version"))
+
+    def run(self) -> None:
+        from django.db import connection
+
+        try:
+            while not self.stop.is_set():
+                now = time.perf_counter()
+                for tid, version in self.versions().items():
+                    seen = self.reached[tid]
+                    if not seen or version > seen[-1][0]:
+                        seen.append((version, now))
+                time.sleep(POLL)
+        except BaseException as exc:  # noqa: BLE001 - reported by the main thread
+            self.error = exc
+        finally:
+            connection.close()
+
+    def current_at(self, tid: int, version: int) -> float | None:
+        """The first poll that saw the tournament's table at ``version`` or later."""
+        return next((at for v, at in self.reached[tid] if v >= version), None)
+
+
+def facts_versions(ids: list[int]) -> dict[int, int]:
+    from tournaments.models import Tournament
+
+    return dict(Tournament.objects.filter(pk__in=ids).values_list("pk", "facts_version"))
+
+
+@dataclass
+class Phase:
+    label: str
+    workers: int
+    seconds: float
+    saves: list[tuple[int, int, float]] = field(default_factory=list)  # (tournament, version after it, when)
+    recomputes: int = 0
+    window: float = 0.0
+    after_last: dict[int, float] = field(default_factory=dict)
+    per_save: list[float] = field(default_factory=list)
+    unfinished: int = 0
+    busy: float = 0.0  # from the first save until every table was current
+
+    @property
+    def rate(self) -> float:
+        return self.recomputes / self.busy if self.busy else 0.0
+
+    @property
+    def worst(self) -> float:
+        return max(self.after_last.values()) if self.after_last else float("inf")
+
+
+def run_phase(label: str, workers: int, ids: list[int], savers: dict, seconds: float, every: float | None) -> Phase:
+    """Save into every tournament in turn (each every ``every`` seconds, or flat out), then wait for the tables."""
+    from django.utils import timezone
+
+    from scoring.models import RecomputeRun
+    from tournaments.models import Tournament
+
+    phase = Phase(label, workers, seconds)
+    poller = Poller(ids)
+    poller.start()
+    step = every / len(ids) if every else 0.0
+    started_at = timezone.now()
+    start = time.perf_counter()
+    count = 0
+    while time.perf_counter() - start < seconds:
+        tid = ids[count % len(ids)]
+        due = start + count * step
+        if step and time.perf_counter() < due:
+            time.sleep(due - time.perf_counter())
+        savers[tid].save()
+        version = Tournament.objects.filter(pk=tid).values_list("facts_version", flat=True).get()
+        phase.saves.append((tid, version, time.perf_counter()))
+        count += 1
+    phase.window = time.perf_counter() - start
+    last = {tid: (version, at) for tid, version, at in phase.saves}
+    deadline = time.perf_counter() + WAIT
+    while time.perf_counter() < deadline and any(poller.current_at(t, v) is None for t, (v, _at) in last.items()):
+        if poller.error:
+            raise poller.error
+        time.sleep(POLL)
+    drained_at, drained = timezone.now(), time.perf_counter()
+    poller.stop.set()
+    poller.join()
+    for tid, (version, at) in last.items():
+        reached = poller.current_at(tid, version)
+        if reached is None:
+            phase.unfinished += 1
+        else:
+            phase.after_last[tid] = max(0.0, reached - at)
+    for tid, version, at in phase.saves:
+        reached = poller.current_at(tid, version)
+        if reached is not None:
+            phase.per_save.append(max(0.0, reached - at))
+    # from the first save until every table was current: the workers' throughput while there was work
+    phase.recomputes = RecomputeRun.objects.filter(tournament_id__in=ids, ok=True, finished_at__gte=started_at,
+                                                   finished_at__lte=drained_at).count()
+    phase.busy = drained - start
+    facts = facts_versions(ids)
+    if any(v < last[t][0] for t, v in facts.items() if t in last):
+        raise RuntimeError("a tournament's facts version went back")
+    return phase
+
+
+def report(phases: list[Phase], every: float) -> bool:
+    print(f"\n-- the evening: each of {TOURNAMENTS} tournaments gets a result every {every:g} s; goal: every table "
+          f"current within {GOAL_CURRENT:g} s of its last save")
+    rows = []
+    ok = True
+    for p in [p for p in phases if p.label == "evening"]:
+        passed = not p.unfinished and p.worst <= GOAL_CURRENT
+        ok &= passed
+        rows.append([p.workers, len(p.saves), f"{len(p.saves) / p.window:,.1f}/s", f"{p.rate:,.1f}/s",
+                     common.ms(common.percentile(p.per_save, 0.5)), common.ms(common.percentile(p.per_save, 0.95)),
+                     common.ms(common.percentile(list(p.after_last.values()), 0.5)), common.ms(p.worst),
+                     p.unfinished, common.verdict(passed)])
+    print(common.table(["workers", "saves", "saves/s", "recomputes/s", "per save p50", "per save p95",
+                        "after last save p50", "after last save max", "never current", "goal"], rows))
+    flat = [p for p in phases if p.label == "flat out"]
+    print("\n-- flat out: saves as fast as one writer makes them into all tournaments; recomputes finished per second "
+          "from the first save until every table was current")
+    rows = [[p.workers, len(p.saves), f"{len(p.saves) / p.window:,.1f}/s", p.recomputes, f"{p.rate:,.2f}/s",
+             common.ms(p.worst), p.unfinished] for p in flat]
+    print(common.table(["workers", "saves", "saves/s", "recomputes", "recomputes/s", "all current after last save",
+                        "never current"], rows))
+    if len(flat) == 2 and flat[0].rate:
+        ratio = flat[1].rate / flat[0].rate
+        passed = ratio >= GOAL_RATIO
+        ok &= passed
+        print(f"\n   recomputes per second, 2 workers / 1 worker: {ratio:.2f}x  (goal about 2x, >= {GOAL_RATIO:g}x): "
+              f"{common.verdict(passed)}")
+    return ok
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="50 tournaments receiving results at once, 1 and 2 Celery workers.")
+    parser.add_argument("--short", action="store_true", help="8 s phases (CI)")
+    parser.add_argument("--seconds", type=float, help="length of each phase (default 20; --short 8)")
+    parser.add_argument("--every", type=float, default=5.0, help="seconds between two results of one tournament "
+                                                                  "in the evening phase (default 5)")
+    parser.add_argument("--workers", default="1,2", help="worker counts to run (default 1,2)")
+    args = parser.parse_args(argv)
+    if not real_services():
+        print("== evening.py: skipped: needs Redis and PostgreSQL (set REDIS_URL and a postgres:// DATABASE_URL; "
+              ".ci/run does)")
+        return 0
+    seconds = args.seconds or (8.0 if args.short else 20.0)
+    queue = f"{os.environ.get('CELERY_QUEUE') or 'bench'}-evening-{os.getpid()}"
+    os.environ["CELERY_QUEUE"] = queue
+    os.environ["REDIS_URL"] = site_bench.own_redis_db(os.environ["REDIS_URL"], REDIS_DB)
+    os.environ.pop("CELERY_BROKER_URL", None)  # the broker is the same Redis database
+    where = common.setup()
+    from django.conf import settings
+    from django.core.cache import cache
+
+    from benchmarks.latency import Saver
+    from scoring.tasks import QUEUED_KEY
+    from tournaments.models import Tournament
+
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        print("== evening.py: skipped: needs Redis and PostgreSQL (Celery is eager in these settings)")
+        return 0
+    counts = [int(n) for n in args.workers.split(",")]
+    common.header(f"evening.py: {TOURNAMENTS} tournaments saving at once -> Celery workers (solo, queue {queue}, "
+                  f"Redis db {REDIS_DB})", where)
+    site = site_bench.Site()
+    log_path = tempfile.mktemp(prefix="bench-evening-worker-", suffix=".log")
+    phases: list[Phase] = []
+    try:
+        built = site.grow(TOURNAMENTS)
+        ids = list(site.ids)
+        print(f"   {len(ids)} tournaments built in {built:.1f} s (4 rulesets, realistic sizes)", flush=True)
+        savers = {t.pk: Saver(t) for t in Tournament.objects.filter(pk__in=ids)}
+        for tid in ids:
+            cache.delete(QUEUED_KEY.format(tid))
+        for count in counts:
+            workers = [start_worker(queue, n, log_path) for n in range(count)]
+            try:
+                print(f"   {count} worker(s) answered after {wait_for_workers(workers):.1f} s", flush=True)
+                for label, every in (("evening", args.every), ("flat out", None)):
+                    phases.append(run_phase(label, count, ids, savers, seconds, every))
+                    print(f"   {count} worker(s), {label}: {len(phases[-1].saves)} saves", flush=True)
+            finally:
+                for worker in workers:
+                    stop_worker(worker)
+        ok = report(phases, args.every)
+    except Exception:
+        if os.path.exists(log_path):
+            print(f"\nthe workers' log ({log_path}):\n" + Path(log_path).read_text(errors="replace")[-4000:])
+        raise
+    finally:
+        site.delete()
+    if os.path.exists(log_path):
+        os.remove(log_path)
+    print("\nevening.py done" + ("" if ok else " (goal MISSED: see above)"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
