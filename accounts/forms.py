@@ -50,9 +50,26 @@ class ActionForm(forms.Form):
         return action
 
 
-def timezone_choices() -> list[tuple[str, str]]:
-    return [(name, name) for name in sorted(zoneinfo.available_timezones()) if "/" in name and not name.startswith(
-        ("Etc/", "SystemV/", "posix/", "right/"))] + [("UTC", "UTC")]
+# The zones most players of the portal live in, offered first (issue 17: a 600-entry list is no choice).
+COMMON_ZONES = (
+    "Europe/Moscow", "Europe/Kaliningrad", "Europe/Samara", "Asia/Yekaterinburg", "Asia/Omsk", "Asia/Novosibirsk",
+    "Asia/Krasnoyarsk", "Asia/Irkutsk", "Asia/Yakutsk", "Asia/Vladivostok", "Asia/Magadan", "Asia/Kamchatka",
+    "Europe/Minsk", "Europe/Kyiv", "Europe/Chisinau", "Europe/Riga", "Europe/Vilnius", "Europe/Tallinn",
+    "Asia/Tbilisi", "Asia/Yerevan", "Asia/Baku", "Asia/Almaty", "Asia/Tashkent", "Asia/Bishkek",
+    "Europe/Berlin", "Europe/London", "Asia/Jerusalem", "America/New_York", "UTC",
+)
+ZONE_REGIONS = ("Europe", "Asia", "America", "Africa", "Australia", "Pacific", "Atlantic", "Indian", "Antarctica")
+
+
+def timezone_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+    """The zones grouped for a select: the common ones first, then every region's, by name (no alias groups)."""
+    known = zoneinfo.available_timezones()
+    groups: list[tuple[str, list[tuple[str, str]]]] = [
+        (str(_("Common zones")), [(name, name) for name in COMMON_ZONES if name in known or name == "UTC"])]
+    for region in ZONE_REGIONS:
+        names = sorted(name for name in known if name.startswith(f"{region}/") and name not in COMMON_ZONES)
+        groups.append((region, [(name, name.removeprefix(f"{region}/").replace("_", " ")) for name in names]))
+    return groups
 
 
 class SignUpForm(UserCreationForm):

@@ -146,6 +146,11 @@ def can_see_dashboard(user, tournament) -> bool:
     return _active(user) and has_role(user, tournament, *DASHBOARD_ROLES)
 
 
+def can_see_history(user, tournament) -> bool:
+    """A tournament's history (its audit trail) is its organizers', curators' and judges' (issue 6)."""
+    return _active(user) and has_role(user, tournament, *DASHBOARD_ROLES)
+
+
 def can_merge_players(user) -> bool:
     """Merging two players rewrites every tournament they played in: site staff only."""
     return _staff(user)

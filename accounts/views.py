@@ -36,7 +36,8 @@ def _player(user) -> Player | None:
 @require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
     player = _player(request.user)
-    chosen = ActionForm(request.POST, actions=("claim", "timezone", "withdraw"), default="claim")
+    # Only a POST of the claim form (action=claim) binds it: a GET or a bare POST shows no "required" (issue 17).
+    chosen = ActionForm(request.POST, actions=("claim", "timezone", "withdraw"))
     action = chosen.cleaned_data["action"] if request.method == "POST" and chosen.is_valid() else ""
     form = ClaimForm(request.POST if action == "claim" else None, user=request.user,
                      initial={"nick": player.nick if player else "", "full_name": player.full_name if player else ""})

@@ -22,15 +22,26 @@ class DecisionAppealForm(forms.Form):
 
 
 class VerdictForm(forms.Form):
+    """The verdict on one appeal, with the fields of its kind only (issue 17, item 11).
+
+    ``credited`` (CHGK-22) is offered only for a ChGK appeal to accept an answer; ``partly`` only for an appeal
+    against a Mafia decision (FL-19: a detected violation is annulled or not, a ChGK appeal upheld or rejected).
+    """
+
     verdict = forms.ChoiceField(label=_("verdict"), choices=Verdict.choices,
                                 error_messages={"invalid_choice": _("Choose a verdict from the list.")})
     reasons = forms.CharField(label=_("reasons"), widget=forms.Textarea, max_length=10000)
     credited = forms.MultipleChoiceField(label=_("teams credited with the answer (CHGK-22)"), required=False,
                                          widget=forms.CheckboxSelectMultiple)
 
-    def __init__(self, *args, teams=(), **kwargs):
+    def __init__(self, *args, teams=(), kind: str = AppealKind.ACCEPT_ANSWER, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["credited"].choices = [(str(t.pk), t.name) for t in teams]
+        if kind == AppealKind.ACCEPT_ANSWER:
+            self.fields["credited"].choices = [(str(t.pk), t.name) for t in teams]
+        else:
+            del self.fields["credited"]
+        if kind != AppealKind.DECISION:
+            self.fields["verdict"].choices = [(v, label) for v, label in Verdict.choices if v != Verdict.PARTLY]
 
 
 class AppealTargetForm(forms.Form):

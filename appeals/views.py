@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
@@ -10,7 +12,8 @@ from django.utils import timezone
 
 import rulesets
 from accounts.models import Player, TournamentRole
-from accounts.permissions import appeal_deciders, can_decide_appeals, can_see_hidden_appellant, player_of
+from accounts.permissions import appeal_deciders, can_decide_appeals, can_see_hidden_appellant
+from appeals.filing import filing_team
 from appeals.forms import AppealTargetForm, ChgkAppealForm, DecisionAppealForm, ReplacementDecisionForm, VerdictForm
 from appeals.services import (
     AppealRefused,
@@ -21,6 +24,7 @@ from appeals.services import (
     verdict_due,
     verdict_given_late,
 )
+from scoring.models import StandingsSnapshot
 from tournaments.models import Appeal, Decision, Game, Team, Tour, Tournament
 
 
@@ -47,15 +51,6 @@ def _target(request: HttpRequest, tournament: Tournament) -> AppealTarget:
     return AppealTarget(kind="decision", decision=decision)
 
 
-def _own_team(request: HttpRequest, tournament: Tournament) -> Team | None:
-    player = player_of(request.user)
-    if player is None:
-        return None
-    if rulesets.get(tournament.ruleset).appeal_policy.captain_files:
-        return Team.objects.filter(tournament=tournament, captain=player).first()
-    return Team.objects.filter(tournament=tournament, roster__player=player).order_by("-stage__order").first()
-
-
 @login_required
 def file_view(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
@@ -65,7 +60,7 @@ def file_view(request: HttpRequest, slug: str) -> HttpResponse:
     form_class = ChgkAppealForm if chgk else DecisionAppealForm
     form = form_class(request.POST or None, initial={"kind": target.kind})
     error = None
-    team = _own_team(request, tournament)
+    team = filing_team(request.user, tournament)  # the captain's team, or a delegate's (CHGK-20)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         if chgk:
@@ -119,18 +114,42 @@ def queue_view(request: HttpRequest) -> HttpResponse:
     return render(request, "appeals/queue.html", {"rows": rows, "now": now})
 
 
+def ruled_on(appeal: Appeal) -> dict[str, Any]:
+    """What a verdict rules on, named in full for the verdict form and the appeal page (issue 17, item 11): the
+    decision, the penalty, the detected violation (game, team, player, rule code as the stored table of its
+    stage lists it, FL-15) or the tour's question."""
+    out: dict[str, Any] = {"decision": appeal.decision, "penalty": appeal.penalty, "game": appeal.game,
+                           "tour": appeal.tour, "question": appeal.question, "violation": None}
+    if appeal.game_id:
+        player = appeal.violating_player.nick if appeal.violating_player_id else None
+        team = appeal.team.name if appeal.team_id else None
+        listed = StandingsSnapshot.objects.filter(tournament_id=appeal.tournament_id,
+                                                  stage_key=appeal.game.stage.key).values_list(
+            "details__details__violations", flat=True).first()
+        found = next((v for v in listed or [] if isinstance(v, dict) and v.get("game") == appeal.game.number
+                      and v.get("kind") == appeal.violation and (v.get("player") or None) == player
+                      and (team is None or v.get("team") == team)), None) if isinstance(listed, list) else None
+        out["violation"] = {"kind": appeal.violation, "team": (found or {}).get("team") or team, "player": player,
+                            "code": (found or {}).get("code") or "", "points": (found or {}).get("points"),
+                            "text": (found or {}).get("text") or ""}
+    return out
+
+
 @login_required
 def verdict_view(request: HttpRequest, pk: int) -> HttpResponse:
-    appeal = get_object_or_404(Appeal.objects.select_related("tournament"), pk=pk)
+    appeal = get_object_or_404(Appeal.objects.select_related(
+        "tournament", "tour__stage", "team", "decision__stage", "decision__game", "decision__team",
+        "decision__player", "penalty__stage", "penalty__game", "penalty__team", "penalty__player", "game__stage",
+        "violating_player"), pk=pk)
     if not can_decide_appeals(request.user, appeal.tournament):
         return render(request, "appeals/forbidden.html", status=403)
     teams = Team.objects.filter(tournament=appeal.tournament).order_by("name")
-    form = VerdictForm(request.POST or None, teams=teams)
+    form = VerdictForm(request.POST or None, teams=teams, kind=appeal.kind)
     # FL-19: a partly upheld appeal against a Mafia decision records the changed decision
     changed = ReplacementDecisionForm(request.POST or None, decision=appeal.decision) if appeal.decision else None
     error = None
     if request.method == "POST" and form.is_valid():
-        credited = list(teams.filter(pk__in=form.cleaned_data["credited"]))
+        credited = list(teams.filter(pk__in=form.cleaned_data.get("credited") or []))
         replacement = (changed.document() if changed is not None and form.cleaned_data["verdict"] == "partly"
                        and changed.is_valid() else None)
         try:
@@ -141,5 +160,6 @@ def verdict_view(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             return redirect("appeal-detail", pk=appeal.pk)
     return render(request, "appeals/verdict.html", {"appeal": appeal, "form": form, "error": error,
-                                                    "changed": changed, "show_team": can_see_hidden_appellant(request.user,
+                                                    "changed": changed, "ruled_on": ruled_on(appeal),
+                                                    "show_team": can_see_hidden_appellant(request.user,
                                                                                           appeal.tournament)})

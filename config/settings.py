@@ -60,6 +60,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.health.HealthCheckMiddleware",  # /healthz/ first: answered before host checks and HTTPS redirects
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -90,6 +91,8 @@ TEMPLATES = [
         },
     },
 ]
+# Forms render through Django's templates with the project's overrides: capitalised labels, errors marked (issue 17).
+FORM_RENDERER = "portal.renderers.PortalFormRenderer"
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 
@@ -150,11 +153,14 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "config.static.ManifestOrFinderStorage"
         if not DEBUG
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
+# Without ``collectstatic`` (no manifest in STATIC_ROOT) WhiteNoise serves the files from the apps' folders, under
+# their plain names (config.static); the Docker image collects them at build time.
+WHITENOISE_USE_FINDERS = DEBUG or not (STATIC_ROOT / "staticfiles.json").exists()
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL")
@@ -173,9 +179,23 @@ CELERY_BEAT_SCHEDULE = {
     "standings-recheck-closed-windows": {"task": "scoring.tasks.recheck_due_snapshots", "schedule": 300},
     "family-league-remove-ineligible": {"task": "formats.family_league.tasks.remove_ineligible_players", "schedule": 300},
 }
+# scoring.tasks.sweep_stale_standings: close the runs of killed workers, recompute tables older than their facts.
+STANDINGS_SWEEP_SECONDS = float(os.environ.get("STANDINGS_SWEEP_SECONDS", "15"))
+CELERY_BEAT_SCHEDULE["standings-sweep-stale"] = {"task": "scoring.tasks.sweep_stale_standings",
+                                                 "schedule": STANDINGS_SWEEP_SECONDS,
+                                                 "options": {"expires": STANDINGS_SWEEP_SECONDS}}
+# Without PostgreSQL's advisory locks (SQLite) a run unfinished for this long is taken as abandoned.
+RECOMPUTE_RUN_TIMEOUT = float(os.environ.get("RECOMPUTE_RUN_TIMEOUT", "600"))
+# After the broker refused a job, a process recomputes in-process for this long before it tries the broker again.
+BROKER_RETRY_SECONDS = float(os.environ.get("BROKER_RETRY_SECONDS", "5"))
 
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # config.cache: a miss, not a 500, while Redis does not answer (retried after RETRY_AFTER seconds).
+    CACHES = {"default": {"BACKEND": "config.cache.ResilientRedisCache", "LOCATION": REDIS_URL, "OPTIONS": {
+        "socket_connect_timeout": float(os.environ.get("CACHE_CONNECT_TIMEOUT", "1")),
+        "socket_timeout": float(os.environ.get("CACHE_SOCKET_TIMEOUT", "2")),
+        "RETRY_AFTER": float(os.environ.get("CACHE_RETRY_SECONDS", "5")),
+    }}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -210,7 +230,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},  # no badge from validator.swagger.io
     "REDOC_DIST": "SIDECAR",
+    # the error answers, optional authentication on reads (portal.api.schema)
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "portal.api.schema.document_errors"],
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "tournaments.models.GameStatus",
         "TournamentStatusEnum": "tournaments.models.TournamentStatus",

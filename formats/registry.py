@@ -21,14 +21,27 @@ from urllib.parse import urlencode
 
 from django.urls import reverse
 
+from formats.rulebook import Rulebook
+
 
 @dataclass(frozen=True)
 class Link:
-    """A link a page shows: its (translated) label and its URL."""
+    """A link a page shows: its (translated) label and its URL.
+
+    ``allowed(user)`` is the permission check of the view the link opens: a page shows the link only to a reader
+    it lets through (issue 17: no link that ends in a refusal); ``None``: everyone may follow it.
+    """
 
     label: str
     url: str
     signed_in: bool = False  # shown to signed-in readers only
+    allowed: Callable[[Any], bool] | None = None
+
+    def shown_to(self, user: Any) -> bool:
+        """Whether ``user`` may follow the link: signed in where it asks so, and let through by ``allowed``."""
+        if self.signed_in and not getattr(user, "is_authenticated", False):
+            return False
+        return self.allowed is None or bool(self.allowed(user))
 
 
 @dataclass(frozen=True)
@@ -74,6 +87,10 @@ def _nothing(*args: Any) -> dict[str, Any]:
     return {}
 
 
+def _no_page(tournament: Any, kind: str, stage_key: str | None) -> str | None:
+    return None
+
+
 @dataclass(frozen=True)
 class FormatHome:
     """What one format adds to the shared pages.
@@ -93,7 +110,10 @@ class FormatHome:
     - ``game_entry_context(tournament, stage_key)``: what the game entry form
       shows beside the seats (keys of the page's context);
     - ``schedule_ics(tournament, stage_key)``: the format's own iCalendar feed of
-      the schedule (FL-9), ``None`` for the shared one.
+      the schedule (FL-9), ``None`` for the shared one;
+    - ``rulebook``: the texts of ``/t/SLUG/rules/`` (``formats.rulebook.Rulebook``), ``None`` for none;
+    - ``decision_url(tournament, kind, stage_key)``: the format's own page where the committee records a
+      decision of ``kind`` for a stage (GP-18's vacancies, ties), ``None`` for the admin's.
     """
 
     key: str
@@ -105,6 +125,8 @@ class FormatHome:
     game_problems: Callable[[Any, Any, Any], list] = _no_problems
     game_entry_context: Callable[[Any, str], dict[str, Any]] = _nothing
     schedule_ics: Callable[[Any, str | None], bytes | None] = _no_calendar
+    decision_url: Callable[[Any, str, str | None], str | None] = _no_page
+    rulebook: Rulebook | None = None
 
 
 _HOMES: dict[str, FormatHome] = {}

@@ -18,6 +18,9 @@ tournament:
   finalist places (GP-18);
 - ``schedules``: class_balanced stages with games to play whose schedule is
   not published (``Stage.published_at`` empty, CB-2);
+- ``rules``: the portal's code has another ruleset version or other rule
+  constants than the tournament froze (design principle 8), linking to the
+  page where an organizer may recompute under the current rules;
 - ``prizes``: awards with money of final standings not yet marked paid
   (``PrizePayment``, GP-22, FL-20), linking to the tournament's prizes page.
 """
@@ -36,6 +39,7 @@ from formats import registry
 from formats.registry import DashboardItem as Item
 from formats.registry import admin_url
 from scoring.models import StandingsSnapshot
+from tournaments.commands import rules_outdated
 from tournaments.loader import load_facts
 from tournaments.models import (
     Appeal,
@@ -54,6 +58,7 @@ SECTIONS = (
     ("ties", gettext_lazy("Ties waiting for a committee decision")),
     ("schedules", gettext_lazy("Schedules not published")),
     ("prizes", gettext_lazy("Prizes to pay")),
+    ("rules", gettext_lazy("Rules changed in the portal since the tournament was created")),
 )
 
 
@@ -67,6 +72,7 @@ def attention_items(tournament: Tournament, now: dt.datetime) -> list[Item]:
     snapshots = _snapshots(tournament)
     items += _ties(tournament, snapshots)
     items += _prizes(tournament, snapshots)
+    items += _rules(tournament)
     return items
 
 
@@ -108,8 +114,11 @@ def _snapshots(tournament: Tournament) -> list[dict]:
     return [row for row in rows if row["stage_key"] or (row["export"] or {}).get("stage") not in staged]
 
 
-def _decision_url(tournament: Tournament, kind: str) -> str:
-    return admin_url("tournaments_decision_add", tournament=tournament.pk, kind=kind)
+def _decision_url(tournament: Tournament, kind: str, stage_key: str | None = None) -> str:
+    """The format's own committee page for the stage (GP-18: ``formats.registry.FormatHome.decision_url``), else
+    the admin's decision form with the kind filled in."""
+    page = registry.for_tournament(tournament).decision_url(tournament, kind, stage_key)
+    return page or admin_url("tournaments_decision_add", tournament=tournament.pk, kind=kind)
 
 
 def _ties(tournament: Tournament, snapshots: list[dict]) -> list[Item]:
@@ -124,14 +133,14 @@ def _ties(tournament: Tournament, snapshots: list[dict]) -> list[Item]:
             out.append(Item("ties", f"tie:{stage}:{tie['group']}",
                             _("Group %(group)s: %(teams)s are tied at the cut; the curator decides.")
                             % {"group": tie["group"], "teams": ", ".join(tie["teams"])},
-                            _decision_url(tournament, "tie_break"), rule="FL-11"))
+                            _decision_url(tournament, "tie_break", stage), rule="FL-11"))
         if details.get("open_places"):
             for vacancy in details.get("vacancies") or []:
                 out.append(Item("ties", f"vacancy:{stage}:{vacancy['rule']}",
                                 _("%(stage)s: %(places)s finalist place(s) open, tied: %(tied)s; the committee "
                                   "decides.") % {"stage": stage, "places": vacancy["places"],
                                                   "tied": ", ".join(vacancy.get("tied") or []) or "-"},
-                                _decision_url(tournament, "qualify"), rule=f"{vacancy['rule']}, GP-18"))
+                                _decision_url(tournament, "qualify", stage), rule=f"{vacancy['rule']}, GP-18"))
     return out
 
 
@@ -158,3 +167,14 @@ def _prizes(tournament: Tournament, snapshots: list[dict]) -> list[Item]:
                                "prize": award["prize"], "currency": award.get("currency", "mf")},
                             reverse("prizes", args=[tournament.slug]), rule=rule))
     return out[:LIMIT]
+
+
+def _rules(tournament: Tournament) -> list[Item]:
+    changed = rules_outdated(tournament)
+    if not changed:
+        return []
+    names = ", ".join(name for name in changed)
+    return [Item(section="rules", key="rules", rule=_("design principle 8"),
+                 text=_("The current rules differ from this tournament's (%(names)s): review them and decide "
+                        "whether to recompute under them") % {"names": names},
+                 url=reverse("tournament-rules", args=[tournament.slug]))]

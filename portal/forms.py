@@ -34,6 +34,14 @@ class PrizePaidForm(forms.Form):
     player = forms.CharField(label=_("player"), max_length=100, required=False, strip=False)
 
 
+class AdoptRulesForm(forms.Form):
+    """The organizer's confirmation that the tournament is recomputed under the code's current rules (principle 8)."""
+
+    confirm = forms.BooleanField(
+        label=_("Recompute this tournament under the current rules"),
+        error_messages={"required": _("Tick the box to confirm: the tables will change and the change is logged.")})
+
+
 # --- result entry (issues 2 and 11): the fields are read as typed; the write commands judge them ---
 
 
@@ -121,3 +129,19 @@ class GameForm(forms.Form):
             row.update({key: bool(data.get(f"seat-{i}-{key}")) for key in self.seat_flags})
             rows.append(row)
         return rows
+
+
+class LogImportPressedForm(forms.Form):
+    """Whether a POST of the game entry page pressed the import box's button (``log_import``), not "save"."""
+
+    log_import = forms.CharField(required=False, strip=False)
+
+    def pressed(self) -> bool:
+        return self.is_valid() and bool(self.cleaned_data["log_import"])
+
+
+class GameLogForm(forms.Form):
+    """The entry form's "import from game log" box (issue 18): the saved page, or its HTML pasted."""
+
+    log_file = forms.FileField(required=False, label=_("Game log page"))
+    log_text = forms.CharField(required=False, strip=False, widget=forms.Textarea, label=_("or paste its HTML"))

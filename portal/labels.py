@@ -7,6 +7,7 @@ not know yet is shown as it is rather than hidden.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
@@ -189,6 +190,9 @@ def reason_text(reason: str | None) -> str:
     """Translate the known pieces of a ruleset's English reason; unknown pieces stay as they are."""
     if not reason:
         return ""
+    sentence = ruleset_text(reason)
+    if sentence != reason:  # a sentence, not a list of pieces: "two_players (FL-15.3): ..."
+        return sentence
     parts = []
     for part in reason.split("; "):
         pieces = []
@@ -216,3 +220,92 @@ def _reason_piece(piece: str) -> str:
     if piece.startswith("keeps "):
         return gettext("keeps %(what)s") % {"what": _reason_piece(piece[6:])}
     return piece
+
+
+GAME_FIELDS = {
+    "player": _("player"), "team": _("team"), "role": _("role"), "stats": _("stats"),
+    "days_played": _("days played"), "game_days": _("game days"), "timed_out": _("timed out"),
+    "maniac_kills": _("maniac kills"), "in_final_phase": _("in the last day/night"),
+    "fake_passport": _("fake passport"), "outcome": _("outcome"), "status": _("status"), "omon": _("OMON"),
+    "number": _("game number"), "round": _("round"), "group": _("group"), "link": _("link"),
+    "absent_teams": _("absent teams"), "no_show_eliminated": _("eliminated for a no-show"),
+    "scheduled_at": _("scheduled at"), "seats": _("seats"), "version": _("version"),
+}
+_FIELD_WORD = re.compile(r"\b(" + "|".join(k for k in GAME_FIELDS if "_" in k) + r")\b")
+
+
+def field_label(key: str) -> str:
+    """A game's or seat's field as the entry form names it (issue 17: problems in words, not field ids)."""
+    return str(GAME_FIELDS.get(key, key.replace("_", " ")))
+
+
+def in_words(message: str) -> str:
+    """A refusal's text with the field ids it mentions (``game_days``) in the form's words."""
+    return _FIELD_WORD.sub(lambda match: field_label(match.group(1)), message)
+
+
+# --- the sentences rulesets write (notes of a table, why a seat scores nothing) in the reader's language ---
+
+INDICATORS = {
+    "points": _("points"), "commissar_wins": _("commissar wins"), "commissar_points": _("commissar points"),
+    "mafia_wins": _("mafia wins"), "mafia_points": _("mafia points"), "civilian_points": _("civilian points"),
+    "custom": _("the commission's own ranking"),
+}
+FINALIST_REASONS = {
+    "winning team": _("winning team"), "extra indicator": _("extra indicator"), "committee": _("committee"),
+}
+_N = r"(?P<%s>\d+)"
+_SENTENCES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(pattern), text) for pattern, text in (
+    (r"^(?P<kind>foreign_player|ineligible_player|two_players|no_show) \((?P<code>FL-15\.\d)\): (?P<rest>.+)$",
+     None),
+    (r"^(?P<team>.+) does not take part in game " + _N % "number" + "$",
+     _("%(team)s does not take part in game %(number)s")),
+    (r"^(?P<player>.+) is not on (?P<team>.+)'s roster$", _("%(player)s is not on the roster of %(team)s")),
+    (r"^(?P<player>.+) left (?P<team>.+)'s roster at (?P<at>\S+) \(FL-3, FL-4\)$",
+     _("%(player)s left the roster of %(team)s at %(at)s (FL-3, FL-4)")),
+    (r"^(?P<player>.+) is disqualified$", _("%(player)s is disqualified")),
+    (r"^(?P<player>.+) used a fake passport \(FL-6\)$", _("%(player)s used a fake passport (FL-6)")),
+    (r"^(?P<player>.+) already played " + _N % "games" + r" games, the limit is " + _N % "limit" + r" \(FL-5\)$",
+     _("%(player)s already played %(games)s games; the limit is %(limit)s (FL-5)")),
+    (r"^(?P<team>.+) already has a player in game " + _N % "number" + "$",
+     _("%(team)s already has a player in game %(number)s")),
+    (r"^(?P<team>.+) has no player in game " + _N % "number" + "$", _("%(team)s has no player in game %(number)s")),
+    (r"^(?P<team>.+) did not come to game " + _N % "number" + "$", _("%(team)s did not come to game %(number)s")),
+    (r"^(?P<team>.+) can no longer balance its classes in (?P<stage>\S+) \(CB-7\)$",
+     _("%(team)s can no longer balance its classes in %(stage)s (CB-7)")),
+    (r"^group (?P<group>.+?): (?P<teams>.+) are tied at the cut; the curator decides \(FL-11\)$",
+     _("group %(group)s: %(teams)s are tied at the cut; the curator decides (FL-11)")),
+    (_N % "teams" + r" teams: the tournament runs only with at least " + _N % "minimum" + r" \(FL-2\)$",
+     _("%(teams)s teams: the tournament runs only with at least %(minimum)s (FL-2)")),
+    (r"^a qualifying stage with fewer than groups_from_teams teams \(FL-7\)$",
+     _("a qualifying stage with fewer teams than the groups_from_teams setting (FL-7)")),
+    (r"^Preliminary: " + _N % "remaining" + " of " + _N % "planned" + r" tours remain to be played \(CHGK-16\)\.$",
+     _("Preliminary: %(remaining)s of %(planned)s tours remain to be played (CHGK-16).")),
+    (r"^Preliminary: " + _N % "pending" + r" appeal\(s\) await a verdict \(CHGK-16\)\.$",
+     _("Preliminary: appeals awaiting a verdict: %(pending)s (CHGK-16).")),
+    (r"^Preliminary: appeals may still be filed on a played tour \(CHGK-18\)\.$",
+     _("Preliminary: appeals may still be filed on a played tour (CHGK-18).")),
+    (r"^(?P<rule>GP-1[67]): " + _N % "places" + r" place\(s\) left to the committee: (?P<tied>.+) tied across the "
+     r"cut \(GP-18\)$", _("%(rule)s: places left to the committee: %(places)s; tied across the cut: %(tied)s "
+                          "(GP-18)")),
+    (r"^(?P<rule>GP-1[67]): " + _N % "places" + r" place\(s\) left to the committee \(GP-18\)$",
+     _("%(rule)s: places left to the committee: %(places)s (GP-18)")),
+))
+
+
+def ruleset_text(text: str | None) -> str:
+    """A sentence a ruleset wrote (a table's note, why a seat scores nothing, a violation) in the reader's language;
+    a sentence the portal does not know stays as the ruleset wrote it."""
+    if not text:
+        return ""
+    for pattern, template in _SENTENCES:
+        match = pattern.match(text)
+        if match is None:
+            continue
+        values = match.groupdict()
+        if template is None:  # "two_players (FL-15.3): <why>"
+            return f"{label(PENALTY_KINDS, values['kind'])} ({values['code']}): {ruleset_text(values['rest'])}"
+        if "stage" in values:
+            values["stage"] = stage_label(values["stage"])
+        return str(template) % values
+    return text

@@ -2,13 +2,29 @@
 
 from django.urls import path
 
-from portal.views import dashboard, entry, games, history, my, people, prizes, selfservice, tournament
+from portal.views import (
+    dashboard,
+    entry,
+    games,
+    history,
+    live,
+    my,
+    people,
+    prizes,
+    rulebook,
+    search,
+    selfservice,
+    tournament,
+)
 
 urlpatterns = [
     path("", tournament.home_view, name="home"),
     path("players/<int:pk>/", people.player_view, name="player"),
     path("t/<slug:slug>/", tournament.tournament_view, name="tournament"),
     path("t/<slug:slug>/schedule/", tournament.schedule_view, name="schedule"),
+    path("t/<slug:slug>/rules/", rulebook.rulebook_view, name="tournament-rulebook"),
+    path("t/<slug:slug>/standings/version/", live.standings_version_view, name="standings-version"),
+    path("search/", search.search_view, name="search"),
     path("t/<slug:slug>/history/", history.history_view, name="history"),
     path("t/<slug:slug>/tours/<int:number>/", games.tour_view, name="tour"),
     path("t/<slug:slug>/teams/<int:pk>/", people.team_view, name="team"),
@@ -22,4 +38,5 @@ urlpatterns = [
     path("accounts/players/merge/", selfservice.merge_view, name="player-merge"),
     path("accounts/dashboard/", dashboard.dashboards_view, name="dashboards"),
     path("accounts/dashboard/<slug:slug>/", dashboard.dashboard_view, name="dashboard"),
+    path("accounts/dashboard/<slug:slug>/rules/", dashboard.rules_view, name="tournament-rules"),
 ]

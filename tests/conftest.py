@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser import chromium_browser, demo_site, page_factory  # noqa: F401 - the browser tests' fixtures
+
 DATA = Path(__file__).parent / "data"
 EXAMPLES = DATA / "examples"
 RULESET_KEYS = ("chgk_tour_points", "family_league", "class_balanced", "elimination_gp")

@@ -1,57 +1,24 @@
 """The demo's pages in a real browser: headless Debian chromium driven by Playwright (issue 5).
 
-Skipped, with the reason, where the ``playwright`` package or ``/usr/bin/chromium`` is missing.
+The shared fixtures are ``tests/browser.py``'s (skipped, with the reason, without ``playwright`` or chromium).
 A screenshot of a standings page is written to ``tests/output/standings.png`` (an artifact, not in the repo).
 """
 
 from __future__ import annotations
 
-import io
 import os
 import re
-from pathlib import Path
 
 import pytest
 
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover - depends on the machine
-    sync_playwright = None
+from tests.browser import BROWSER, OUTPUT, html_lang
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-OUTPUT = Path(__file__).resolve().parent / "output"
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(sync_playwright is None, reason="the python package playwright is not installed"),
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium (/usr/bin/chromium) is not installed"),
-]
+pytestmark = BROWSER
 
 
 @pytest.fixture
-def demo_site(transactional_db, live_server, monkeypatch):
-    """The demo's tournaments with their snapshots, served by a live server."""
-    from django.core.management import call_command
-
-    call_command("demo", password="browser-test-password", stdout=io.StringIO())
-    # Playwright's sync API runs an event loop in this thread; the ORM calls below are plain and safe.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    return live_server.url
-
-
-@pytest.fixture
-def page(demo_site):
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="ru-RU")
-        yield context.new_page()
-        context.close()
-        browser.close()
-
-
-def html_lang(page) -> str:
-    return page.evaluate("document.documentElement.lang")
+def page(demo_site, page_factory):
+    return page_factory(1280, "ru")
 
 
 def test_demo_pages_in_both_languages_and_links_from_standings_to_team_to_game(page, demo_site):

@@ -1,52 +1,33 @@
 """In a real browser (headless Debian chromium): sign up, claim a player, see the tournament on "my tournaments".
 
 Run in Russian (the default) and in English (chosen with the language switch).
-Skipped, with the reason, where the ``playwright`` package or ``/usr/bin/chromium`` is missing. The same path
+The shared fixtures are ``tests/browser.py``'s (skipped, with the reason, without ``playwright`` or chromium). The same path
 through the Django test client is ``tests/test_accounts.py::test_sign_up_claim_and_see_the_tournament_on_my_...``.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from django.utils import translation
 
+from tests.browser import BROWSER
 from tests.conftest import example
 from tournaments.importer import import_document
 
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover - depends on the machine
-    sync_playwright = None
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 PASSWORD = "correct horse battery staple"
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(sync_playwright is None, reason="the python package playwright is not installed"),
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium (/usr/bin/chromium) is not installed"),
-]
+pytestmark = BROWSER
 
 
 @pytest.fixture
-def site(transactional_db, live_server, monkeypatch):
+def site(transactional_db, live_server):
     import_document(example("family_league"))
-    # Playwright's sync API runs an event loop in this thread; the ORM calls of the test are plain and safe.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     return live_server.url
 
 
 @pytest.fixture
-def page(site):
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        context = browser.new_context(viewport={"width": 390, "height": 844}, locale="ru-RU")
-        yield context.new_page()
-        context.close()
-        browser.close()
+def page(site, page_factory):
+    return page_factory(390, "ru")
 
 
 def said(language: str, message: str) -> str:

@@ -93,7 +93,8 @@ def test_gp_dashboard_lists_the_tie_left_to_the_committee_and_the_prizes_to_pay(
     assert [i.key for i in items] == ["vacancy:qualifying-1:GP-17", "prize:qualifying-1:1:GP07-p5",
                                       "prize:qualifying-1:2:GP07-p3"]
     assert items[0].rule == "GP-17, GP-18" and "GP01-p5, GP02-p2, GP09-p4" in items[0].text
-    assert items[0].url.startswith(reverse("admin:tournaments_decision_add"))
+    # GP-18: the stage's committee page, not the admin's list of every player (issue 17, item 12)
+    assert items[0].url == reverse("gp-committee", args=[tournament.slug, "qualifying-1"]) + "#qualify"
     assert items[1].rule == "GP-22a" and "100" in items[1].text
 
 

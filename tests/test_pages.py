@@ -197,7 +197,7 @@ def test_standings_say_updating_when_the_facts_are_newer_than_the_snapshot(clien
     Tournament.objects.filter(pk=chgk.pk).update(facts_version=chgk.facts_version + 1)
     html = text(get(client, chgk.get_absolute_url(), language))
     assert word in html
-    assert 'data-refresh="20"' in html
+    assert f'data-live="/t/{chgk.slug}/standings/version/"' in html  # live.js swaps the new table in (issue 17)
 
 
 def test_standings_say_updating_when_the_last_recompute_failed(client, chgk):

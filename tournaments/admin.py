@@ -13,7 +13,8 @@ from django.utils.translation import gettext_lazy as _
 import rulesets
 from accounts.models import TournamentRole
 from accounts.permissions import RESULT_WRITERS
-from tournaments import changes
+from rulesets.errors import NotAllowed
+from tournaments import changes, commands, rosters
 from tournaments import models as m
 
 
@@ -164,21 +165,46 @@ class TournamentAdmin(TournamentScopedAdmin):
     list_filter = ("ruleset", "status")
     search_fields = ("name", "slug")
     prepopulated_fields = {"slug": ("name",)}
-    readonly_fields = ("facts_version", "ruleset_version", "created_at")
+    readonly_fields = ("facts_version", "ruleset_version", "rules", "created_at")
     inlines = [StageInline]
-    actions = [recompute_now]
+    actions = [recompute_now, "adopt_current_rules"]
 
     def _tournament_id_of(self, obj) -> int | None:
         return obj.pk
 
-    def save_model(self, request, obj, form, change) -> None:
-        if not change:
-            obj.ruleset_version = rulesets.get(obj.ruleset).version
-        super().save_model(request, obj, form, change)
+    @admin.action(description=_("Recompute under the current rules (logged)"))
+    def adopt_current_rules(self, request, queryset) -> None:
+        """Design principle 8: the organizer's explicit action; each tournament's change is in its history."""
+        adopted = 0
+        for tournament in queryset:
+            try:
+                if commands.adopt_current_rules(request.user, tournament):
+                    adopted += 1
+            except NotAllowed as refusal:
+                self.message_user(request, f"{tournament}: {refusal}", messages.ERROR)
+        self.message_user(request, ngettext(
+            "%(count)d tournament now follows the current rules.",
+            "%(count)d tournaments now follow the current rules.", adopted) % {"count": adopted}, messages.SUCCESS)
+
+
+class RosterFormSet(forms.BaseInlineFormSet):
+    """A player is on one team's roster of a tournament (``tournaments.rosters``)."""
+
+    def clean(self) -> None:
+        super().clean()
+        for form in self.forms:
+            data = getattr(form, "cleaned_data", None) or {}
+            player = data.get("player")
+            if player is None or data.get("DELETE"):
+                continue
+            other = rosters.roster_conflict(self.instance, player.pk)
+            if other is not None:
+                form.add_error("player", rosters.roster_conflict_message(player.nick, other))
 
 
 class RosterInline(admin.TabularInline):
     model = m.RosterEntry
+    formset = RosterFormSet
     extra = 0
     autocomplete_fields = ("player",)
 

@@ -1,12 +1,20 @@
-"""The audit trail: every change to a fact, with user, time, before and after (issue 6).
+"""The audit trail: every change to a fact, with user, time, before and after (issues 6 and 17).
 
 Model signals record saves and deletions of fact rows; the importer records
-one entry per imported document. The acting user comes from the request
-(``accounts.middleware``) or is passed explicitly by services.
+one entry per imported document. The write commands that replace a game's
+seats or a tour's masks in bulk mute the row signals (``muted``) and record one
+entry with the whole readable state before and after (``game_state``,
+``tour_state``): the seats and masks are in it, not lost in bulk writes. The
+acting user comes from the request (``accounts.middleware``) or is passed
+explicitly by services.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import datetime as dt
+from collections.abc import Iterator
 from typing import Any
 
 from django.apps import apps
@@ -27,10 +35,18 @@ AUDITED = ("tournaments.Tournament", "tournaments.Stage", "tournaments.Team", "t
 SKIP_FIELDS = {"updated_at", "facts_version"}
 
 
+def _comparable(value: Any) -> Any:
+    """A related row by its key; an aware moment in UTC (the same moment typed in another offset is no change)."""
+    if hasattr(value, "pk"):
+        return value.pk
+    if isinstance(value, dt.datetime) and value.tzinfo is not None:
+        return value.astimezone(dt.UTC)
+    return value
+
+
 def snapshot(instance) -> dict[str, Any]:
     data = model_to_dict(instance)
-    return {k: jsonable(v if not hasattr(v, "pk") else v.pk) for k, v in data.items()
-            if k not in SKIP_FIELDS and not isinstance(v, list)}
+    return {k: jsonable(_comparable(v)) for k, v in data.items() if k not in SKIP_FIELDS and not isinstance(v, list)}
 
 
 def _tournament_of(instance):
@@ -56,8 +72,64 @@ def record(action: str, instance, before: dict | None, after: dict | None, user=
     )
 
 
+_muted: contextvars.ContextVar[bool] = contextvars.ContextVar("audit_muted", default=False)
+
+
+@contextlib.contextmanager
+def muted() -> Iterator[None]:
+    """Within the block the row signals record nothing (the recompute still follows): the caller records the
+    change as one entry (``record_change``)."""
+    token = _muted.set(True)
+    try:
+        yield
+    finally:
+        _muted.reset(token)
+
+
+def _silent() -> bool:
+    return _muted.get() or tracking_suspended()
+
+
+def record_change(action: str, instance, before: dict[str, Any] | None, after: dict[str, Any], user=None) -> None:
+    """One entry with only what changed between the two readable states (nothing when nothing did)."""
+    if before is not None:
+        changed = [key for key in after.keys() | before.keys() if before.get(key) != after.get(key)]
+        if not changed:
+            return
+        before = {key: before.get(key) for key in sorted(changed)}
+        after = {key: after.get(key) for key in sorted(changed)}
+    record(action, instance, before, after, user=user)
+
+
+SEAT_FIELDS = ("role", "stats", "days_played", "maniac_kills", "timed_out", "in_final_phase", "fake_passport")
+
+
+def seat_record(seat) -> dict[str, Any]:
+    """A seat as the history keeps it: who, for which team, and each of its facts (the page words them)."""
+    return {"player": seat.player.nick, "team": seat.team.name,
+            **{name: getattr(seat, name) for name in SEAT_FIELDS}}
+
+
+def game_state(game) -> dict[str, Any]:
+    """Everything a result entry can change of a game, readable: its fields, seats, absences and no-shows."""
+    if game.pk is None:
+        return {}
+    state = {k: v for k, v in snapshot(game).items() if k not in ("version", "stage", "updated_by")}
+    state["group"] = game.group.name if game.group_id else None
+    state["seats"] = [seat_record(s) for s in game.seats.select_related("player", "team").order_by("order", "pk")]
+    state["absent_teams"] = sorted(game.absent_teams.values_list("name", flat=True))
+    state["no_show_eliminated"] = [f"{n.player.nick} ({n.team.name})" for n in
+                                   game.no_show_eliminations.select_related("player", "team").order_by("pk")]
+    return state
+
+
+def tour_state(tour) -> dict[str, Any]:
+    """A tour's masks, team by team, readable."""
+    return {"masks": {m.team.name: m.mask for m in tour.masks.select_related("team").order_by("order", "pk")}}
+
+
 def _pre_save(sender, instance, raw=False, **kwargs) -> None:
-    if raw or instance.pk is None or tracking_suspended():
+    if raw or instance.pk is None or _silent():
         instance._audit_before = None
         return
     old = sender.objects.filter(pk=instance.pk).first()
@@ -65,7 +137,7 @@ def _pre_save(sender, instance, raw=False, **kwargs) -> None:
 
 
 def _post_save(sender, instance, created, raw=False, **kwargs) -> None:
-    if raw or tracking_suspended():
+    if raw or _silent():
         return
     before = getattr(instance, "_audit_before", None)
     after = snapshot(instance)
@@ -79,7 +151,7 @@ def _post_save(sender, instance, created, raw=False, **kwargs) -> None:
 
 
 def _post_delete(sender, instance, **kwargs) -> None:
-    if tracking_suspended():
+    if _silent():
         return
     record("delete", instance, snapshot(instance), None)
 

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.zones import zone_of
+from formats.chgk_tour_points.rules import RULEBOOK
 from formats.registry import DashboardItem as Item
 from formats.registry import FormatHome, Link, admin_url
 from rulesets.chgk_tour_points import KEY
@@ -22,7 +23,8 @@ LIMIT = 50
 
 def tournament_links(tournament: Any, user: Any) -> list[Link]:
     """Applications (CHGK-1, CHGK-5), the hosting order (CHGK-7) and the checklists (CHGK-11)."""
-    return [Link(_("Applications"), reverse("chgk-applications", args=[tournament.slug])),
+    return [Link(_("Season grid"), reverse("chgk-grid", args=[tournament.slug])),  # CHGK-16
+            Link(_("Applications"), reverse("chgk-applications", args=[tournament.slug])),
             Link(_("Hosting order"), reverse("chgk-hosting", args=[tournament.slug])),
             Link(_("Checklists"), reverse("chgk-checklists", args=[tournament.slug]))]
 
@@ -99,4 +101,4 @@ def player_items(player: Any, entries: list, now: dt.datetime, viewer_zone: str)
 
 
 HOME = FormatHome(key=KEY, urls="formats.chgk_tour_points.urls", tournament_links=tournament_links,
-                  dashboard_items=dashboard_items, player_items=player_items)
+                  dashboard_items=dashboard_items, player_items=player_items, rulebook=RULEBOOK)

@@ -9,6 +9,8 @@ from django.db.models import Min
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from accounts.permissions import can_enter_results
+from formats.class_balanced.rules import RULEBOOK
 from formats.class_balanced.services import publication_due
 from formats.registry import DashboardItem as Item
 from formats.registry import FormatHome, Link, admin_url
@@ -19,9 +21,12 @@ from tournaments.models import Game, GameStatus, Stage, Tournament
 
 
 def tournament_links(tournament: Any, user: Any) -> list[Link]:
-    """Each stage's schedule (CB-2), for signed-in readers."""
-    return [Link(f"{_('Stage schedule')}: {stage.key}", reverse("stage-schedule", args=[tournament.slug, stage.key]),
-                 signed_in=True) for stage in tournament.stages.all()]
+    """The player rankings (CB-14); each stage's schedule (CB-2), for signed-in readers."""
+    links = [Link(_("Player rankings"), reverse("cb-players", args=[tournament.slug]))]
+    return links + [Link(f"{_('Stage schedule')}: {stage.key}",
+                         reverse("stage-schedule", args=[tournament.slug, stage.key]), signed_in=True,
+                         allowed=lambda reader: can_enter_results(reader, tournament))  # its view's check
+                    for stage in tournament.stages.all()]
 
 
 def _schedules(tournament: Tournament, now: dt.datetime) -> list[Item]:
@@ -63,9 +68,10 @@ def game_problems(stage: Stage, fgame: F.Game, row: Game) -> list[Problem]:
                                                                          "teams": ", ".join(scheduled)})
                 for index, seat in enumerate(fgame.seats) if seat.team not in scheduled]
     if row.scheduled_classes:
-        problems += strip_prefix(scheduled_class_problems(fgame, "game", row.scheduled_classes), "game")
+        problems += strip_prefix(scheduled_class_problems(fgame, "game", row.scheduled_classes,
+                                                                 stage.tournament.rules), "game")
     return problems
 
 
 HOME = FormatHome(key=KEY, urls="formats.class_balanced.urls", tournament_links=tournament_links,
-                  dashboard_items=dashboard_items, game_problems=game_problems)
+                  dashboard_items=dashboard_items, game_problems=game_problems, rulebook=RULEBOOK)

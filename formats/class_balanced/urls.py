@@ -2,8 +2,9 @@
 
 from django.urls import path
 
-from formats.class_balanced import views
+from formats.class_balanced import players, views
 
 urlpatterns = [
+    path("t/<slug:slug>/cb/players/", players.players_view, name="cb-players"),
     path("t/<slug:slug>/stages/<slug:stage_key>/schedule/", views.stage_schedule_view, name="stage-schedule"),
 ]

@@ -30,7 +30,8 @@ from tournaments.models import Stage
 def stage_schedule_view(request: HttpRequest, slug: str, stage_key: str) -> HttpResponse:
     stage = get_object_or_404(Stage.objects.select_related("tournament"), tournament__slug=slug, key=stage_key)
     if not can_enter_results(request.user, stage.tournament):
-        raise PermissionDenied
+        raise PermissionDenied(_("Only the organizers, judges and curator of %(tournament)s set up its stage "
+                                 "schedules (CB-2).") % {"tournament": stage.tournament.name})
     if request.method == "POST":
         form = ScheduleForm(request.POST)
         if not form.is_valid():

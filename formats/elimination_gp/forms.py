@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.forms import UNKNOWN_ACTION
 from rulesets.elimination_gp.standings import EXTRA_INDICATORS
+from tournaments.models import DecisionKind, Outcome
 
 
 def _choices(*keys: str) -> list[tuple[str, str]]:
@@ -46,3 +47,69 @@ class DrawForm(forms.Form):
         """One team a line, optionally "Team: ", its players separated by commas."""
         return [[nick.strip() for nick in line.split(":", 1)[-1].split(",") if nick.strip()]
                 for line in self.cleaned_data["teams"].splitlines() if line.strip()]
+
+
+# --- the committee's decisions of one stage (issue 17, item 12; GP-16..GP-19, GP-21) ---
+
+TIE_BREAK_PLACES = 10
+QUALIFY_SCOPES = (("vacancy", _("fills a vacancy of this stage (GP-18)")),
+                  ("pick", _("the committee's own pick or replacement for the final (GP-19)")))
+
+
+class QualifyForm(forms.Form):
+    """A ``qualify`` decision: a player of the stage goes to the final (interchange "Decisions": player, reason)."""
+
+    player = forms.ChoiceField(label=_("Player"))
+    scope = forms.ChoiceField(label=_("Grounds"), choices=QUALIFY_SCOPES, initial="vacancy")
+    reason = forms.CharField(label=_("Reason"), max_length=1000, widget=forms.Textarea(attrs={"rows": 3}))
+
+    def __init__(self, *args, players: list[str] = (), **kwargs):
+        super().__init__(*args, prefix="qualify", **kwargs)
+        self.fields["player"].choices = [("", "—"), *[(nick, nick) for nick in players]]
+
+
+class TieBreakForm(forms.Form):
+    """A ``tie_break`` decision: the committee's order of tied rows of the stage (GP-16 and GP-17 ties across the
+    cut, GP-17 ``custom`` ranking, GP-21's last step); places left empty are ignored."""
+
+    reason = forms.CharField(label=_("Reason"), max_length=1000, required=False,
+                             widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args, players: list[str] = (), tied: list[str] = (), **kwargs):
+        super().__init__(*args, prefix="tie", **kwargs)
+        choices = [("", "—"), *[(nick, nick) for nick in players]]
+        count = max(len(tied), 2) if tied else TIE_BREAK_PLACES
+        for index in range(count):
+            self.fields[f"place_{index + 1}"] = forms.ChoiceField(
+                label=_("Place %(number)s") % {"number": index + 1}, choices=choices, required=False,
+                initial=tied[index] if index < len(tied) else "")
+        self.order_fields([f"place_{i + 1}" for i in range(count)] + ["reason"])
+
+    def order(self) -> list[str]:
+        return [self.cleaned_data[name] for name in self.fields if name.startswith("place_")
+                and self.cleaned_data.get(name)]
+
+    def clean(self):
+        data = super().clean()
+        order = self.order()
+        if len(order) < 2:
+            raise forms.ValidationError(_("Name at least two players in the committee's order."))
+        if len(set(order)) != len(order):
+            raise forms.ValidationError(_("Each player appears once in the committee's order."))
+        return data
+
+
+class GameDecisionForm(forms.Form):
+    """A technical result or a replay of one game of the stage (interchange "Decisions")."""
+
+    kind = forms.ChoiceField(label=_("Kind"), choices=[(k, label) for k, label in DecisionKind.choices
+                                                       if k in ("technical_result", "replay")])
+    game = forms.ChoiceField(label=_("Game"))
+    outcome = forms.ChoiceField(label=_("Awarded outcome"), required=False,
+                                choices=[("", "—"), *Outcome.choices])
+    code = forms.CharField(label=_("Grounds (rule or FP code)"), max_length=30, required=False)
+    text = forms.CharField(label=_("Text"), max_length=10000, required=False, widget=forms.Textarea(attrs={"rows": 3}))
+
+    def __init__(self, *args, games: list[int] = (), **kwargs):
+        super().__init__(*args, prefix="game", **kwargs)
+        self.fields["game"].choices = [("", "—"), *[(str(n), str(n)) for n in games]]

@@ -8,7 +8,9 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from accounts.permissions import can_record_decisions
 from formats.elimination_gp.models import StageRegistration
+from formats.elimination_gp.rules import RULEBOOK
 from formats.elimination_gp.services import roster_of, settings_of
 from formats.registry import FormatHome, Link
 from rulesets.elimination_gp import KEY
@@ -18,12 +20,30 @@ from tournaments.models import Tournament
 
 
 def tournament_links(tournament: Any, user: Any) -> list[Link]:
-    """The series' finalists (GP-16..GP-19) and each stage's registration (GP-3..GP-6)."""
+    """The series' finalists (GP-16..GP-19), each stage's registration (GP-3..GP-6) and, for the committee, each
+    stage's committee decisions (GP-18, issue 17)."""
     links = [Link(_("Finalists"), reverse("gp-finalists", args=[tournament.slug]))]
+    committee = can_record_decisions(user, tournament)
     for stage in tournament.stages.all():
         links.append(Link(f"{_('Registration')}: {stage.key}",
                           reverse("gp-registration", args=[tournament.slug, stage.key])))
+        if committee:
+            links.append(Link(f"{_('Committee')}: {stage.key}", committee_url(tournament, stage.key),
+                              signed_in=True))
     return links
+
+
+def committee_url(tournament: Any, stage_key: str) -> str:
+    return reverse("gp-committee", args=[tournament.slug, stage_key])
+
+
+def decision_url(tournament: Any, kind: str, stage_key: str | None) -> str | None:
+    """GP-18, GP-19: the stage's committee page (the qualify or tie-break form), or the final's for a series pick."""
+    stage_key = stage_key or FINAL_STAGE
+    if not tournament.stages.filter(key=stage_key).exists():
+        return None
+    anchor = "#tie-break" if kind == "tie_break" else "#qualify"
+    return committee_url(tournament, stage_key) + anchor
 
 
 def _stage_registrations(player) -> list[dict]:
@@ -81,4 +101,4 @@ def game_entry_context(tournament: Any, stage_key: str) -> dict[str, Any]:
 
 HOME = FormatHome(key=KEY, urls="formats.elimination_gp.urls", tournament_links=tournament_links,
                   player_items=player_items, prize_rule=prize_rule,
-                  game_entry_context=game_entry_context)
+                  game_entry_context=game_entry_context, rulebook=RULEBOOK, decision_url=decision_url)

@@ -8,4 +8,5 @@ urlpatterns = [
     path("t/<slug:slug>/gp/finalists/", views.finalists_view, name="gp-finalists"),
     path("t/<slug:slug>/gp/<slug:stage_key>/registration/", views.registration_view, name="gp-registration"),
     path("t/<slug:slug>/gp/<slug:stage_key>/draw/", views.draw_view, name="gp-draw"),
+    path("t/<slug:slug>/gp/<slug:stage_key>/committee/", views.committee_view, name="gp-committee"),
 ]

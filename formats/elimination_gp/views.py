@@ -14,18 +14,20 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
-from accounts.forms import errors_as_messages
+from accounts.forms import ActionForm, errors_as_messages
 from accounts.models import Player
-from accounts.permissions import can_enter_results, confirmed_player_of
+from accounts.permissions import can_enter_results, can_record_decisions, confirmed_player_of
 from accounts.zones import zone_caption
 from formats.elimination_gp import services
-from formats.elimination_gp.forms import DrawForm, RegistrationForm
+from formats.elimination_gp.forms import DrawForm, GameDecisionForm, QualifyForm, RegistrationForm, TieBreakForm
 from formats.elimination_gp.models import StageRegistration
 from rulesets.elimination_gp.draw import default_seed, draw_teams
 from rulesets.elimination_gp.finalists import extra_indicator_of
 from rulesets.elimination_gp.standings import EXTRA_INDICATORS
+from rulesets.errors import Refused
 from scoring.models import StandingsSnapshot
-from tournaments.models import Game, RosterEntry, Stage, Tournament
+from tournaments.commands import record_decision
+from tournaments.models import Decision, Game, RosterEntry, Seat, Stage, Tournament
 
 RULESET = "elimination_gp"
 
@@ -250,4 +252,75 @@ def finalists_view(request: HttpRequest, slug: str) -> HttpResponse:
                    for key, vacancies, open_places in stages],
         "computed": latest is not None, "computed_at": latest[5] if latest else None,
         "zone": zone_caption(tournament.timezone),
+    })
+
+
+# --------------------------------------------------------------------------- committee decisions (issue 17)
+
+
+def _stage_people(stage: Stage) -> tuple[list[str], list[int]]:
+    """The stage's players (its teams' rosters and its seats) and its game numbers: all a committee form offers."""
+    players = set(RosterEntry.objects.filter(team__stage=stage).values_list("player__nick", flat=True))
+    players |= set(Seat.objects.filter(game__stage=stage).values_list("player__nick", flat=True))
+    if not players:  # a stage drawn into the tournament's own teams
+        players = set(StageRegistration.objects.filter(stage=stage, withdrawn_at__isnull=True).values_list(
+            "player__nick", flat=True))
+    games = list(Game.objects.filter(stage=stage).order_by("number").values_list("number", flat=True))
+    return sorted(players, key=str.casefold), games
+
+
+def committee_view(request: HttpRequest, slug: str, stage_key: str) -> HttpResponse:
+    """The committee's decisions of one stage (GP-16..GP-19, GP-21): fill a vacancy or pick a finalist, order
+    tied players, a technical result or a replay; every field offers only the stage's players and games, and every
+    decision is written through ``tournaments.commands.record_decision`` as an interchange decision object."""
+    tournament = _tournament(slug)
+    stage = _stage(tournament, stage_key)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not can_record_decisions(request.user, tournament):
+        return render(request, "elimination_gp/committee.html", {
+            "tournament": tournament, "stage": stage, "refused": True}, status=403)
+    players, games = _stage_people(stage)
+    details = (StandingsSnapshot.objects.filter(tournament=tournament, stage_key=stage.key).values_list(
+        "details__details", flat=True).first() or {})
+    vacancies = [v for v in details.get("vacancies") or [] if isinstance(v, dict)]
+    tied = next((list(v.get("tied") or []) for v in vacancies if v.get("tied")), [])
+    tied = [p for p in tied if p in players]
+    chosen = ActionForm(request.POST, actions=("qualify", "tie_break", "game"))
+    action = chosen.cleaned_data["action"] if request.method == "POST" and chosen.is_valid() else None
+    qualify = QualifyForm(request.POST if action == "qualify" else None, players=players)
+    tie = TieBreakForm(request.POST if action == "tie_break" else None, players=players, tied=tied)
+    game_form = GameDecisionForm(request.POST if action == "game" else None, games=games)
+    form = {"qualify": qualify, "tie_break": tie, "game": game_form}.get(action or "")
+    if form is not None and form.is_valid():
+        data = form.cleaned_data
+        if action == "qualify":
+            rule = "GP-18" if data["scope"] == "vacancy" else "GP-19"
+            document = {"kind": "qualify", "player": data["player"], "reason": f"{data['reason']} ({rule})"}
+            if data["scope"] == "vacancy":
+                document["stage"] = stage.key
+        elif action == "tie_break":
+            document = {"kind": "tie_break", "stage": stage.key, "order": tie.order()}
+            if data.get("reason"):
+                document["reason"] = data["reason"]
+        else:
+            document = {"kind": data["kind"], "stage": stage.key, "game": int(data["game"])}
+            document.update({key: data[key] for key in ("outcome", "code", "text") if data.get(key)})
+        try:
+            decision = record_decision(request.user, {"tournament": tournament.slug, **document})
+        except Refused as exc:
+            for problem in exc.problems:
+                messages.error(request, problem.message)
+        else:
+            messages.success(request, _("Decision #%(number)s recorded; the standings are being recomputed.")
+                             % {"number": decision.index})
+            return redirect("gp-committee", slug=tournament.slug, stage_key=stage.key)
+    elif form is not None:
+        errors_as_messages(request, form)
+    decisions = list(Decision.objects.filter(tournament=tournament, stage=stage, replacement_for=None).select_related(
+        "player", "game").order_by("-index")[:50])
+    return render(request, "elimination_gp/committee.html", {
+        "tournament": tournament, "stage": stage, "qualify": qualify, "tie": tie, "game_form": game_form,
+        "vacancies": vacancies, "open_places": details.get("open_places") or 0, "decisions": decisions,
+        "players": players, "games": games,
     })

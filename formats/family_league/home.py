@@ -13,6 +13,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import Blacklist
+from formats.family_league.rules import RULEBOOK
+from formats.family_league.services import can_manage_calendar, families_headed_by
 from formats.registry import DashboardItem as Item
 from formats.registry import FormatHome, Link, admin_url
 from rulesets.facts import Player as FactPlayer
@@ -27,11 +29,15 @@ LIMIT = 100
 
 def tournament_links(tournament: Any, user: Any) -> list[Link]:
     """The head's application (FL-1); for signed-in readers the qualifying groups (FL-8) and calendars (FL-9)."""
-    links = [Link(_("Apply"), reverse("family-apply", args=[tournament.slug]))]
-    links.append(Link(_("Qualifying groups"), reverse("family-groups", args=[tournament.slug]), signed_in=True))
+    links = [Link(_("Player rankings"), reverse("family-players", args=[tournament.slug])),
+             Link(_("Apply"), reverse("family-apply", args=[tournament.slug]), signed_in=True,
+                  allowed=lambda reader: bool(families_headed_by(reader)))]  # FL-1: heads only (issue 17)
+    links.append(Link(_("Qualifying groups"), reverse("family-groups", args=[tournament.slug]), signed_in=True,
+                      allowed=lambda reader: can_manage_calendar(reader, tournament)))
     for stage in tournament.stages.all():
         links.append(Link(f"{_('Calendar')}: {stage.key}",
-                          reverse("family-calendar", args=[tournament.slug, stage.key]), signed_in=True))
+                          reverse("family-calendar", args=[tournament.slug, stage.key]), signed_in=True,
+                          allowed=lambda reader: can_manage_calendar(reader, tournament)))
     return links
 
 
@@ -107,4 +113,5 @@ def schedule_ics(tournament: Tournament, stage_key: str | None) -> bytes:
 
 
 HOME = FormatHome(key=KEY, urls="formats.family_league.urls", tournament_links=tournament_links,
-                  dashboard_items=dashboard_items, prize_rule=prize_rule, schedule_ics=schedule_ics)
+                  dashboard_items=dashboard_items, prize_rule=prize_rule, schedule_ics=schedule_ics,
+                  rulebook=RULEBOOK)

@@ -145,7 +145,7 @@ def groups_view(request: HttpRequest, slug: str) -> HttpResponse:
     if tournament.ruleset != entry.RULESET:
         return _forbidden(request, _("The calendar is generated only for the family league."))
     if not entry.can_manage_calendar(request.user, tournament):
-        return _forbidden(request, _("Only the tournament's organizer or curator generates its calendar (FL-9)."))
+        return _forbidden(request, _("Only the tournament's organizer or curator draws its qualifying groups (FL-8)."))
     if request.method == "POST":
         form = GroupsForm(request.POST)
         if not form.is_valid():

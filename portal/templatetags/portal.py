@@ -7,8 +7,11 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from django import template
 from django.utils.formats import number_format
 
+from accounts.permissions import can_see_history
 from formats import registry
-from portal import labels
+from portal import labels, table_status
+from portal.rulebook import link_codes
+from portal.views.live import stamp
 
 register = template.Library()
 
@@ -68,5 +71,58 @@ def page_url(request, number) -> str:
 
 @register.simple_tag
 def format_links(tournament, user) -> list:
-    """The links the tournament's format home adds to its header (``formats.registry``)."""
-    return registry.for_tournament(tournament).tournament_links(tournament, user)
+    """The links the tournament's format home adds to its header (``formats.registry``) that ``user`` may follow."""
+    return [link for link in registry.for_tournament(tournament).tournament_links(tournament, user)
+            if link.shown_to(user)]
+
+
+@register.filter
+def rule_links(text, tournament):
+    """``text`` with every rule code (CB-7, FL-15.3, ...) linked to the tournament's rules page (escaped)."""
+    return link_codes(text, tournament)
+
+
+@register.filter
+def ruleset_text(text) -> str:
+    """A ruleset's English sentence (note, violation) in the reader's language (``portal.labels.ruleset_text``)."""
+    return labels.ruleset_text(text)
+
+
+@register.filter
+def indicator_label(key) -> str:
+    return str(labels.label(labels.INDICATORS, key))
+
+
+@register.filter
+def finalist_reason(key) -> str:
+    return str(labels.label(labels.FINALIST_REASONS, key))
+
+
+@register.filter
+def penalty_kind(key) -> str:
+    """A penalty's or detected violation's kind in the reader's language ("two_players" -> "two players of one
+    team", FL-15.3); an unknown kind stays as it is."""
+    return str(labels.label(labels.PENALTY_KINDS, key))
+
+
+@register.filter
+def live_stamp(snapshot) -> str:
+    """The stamp of a stored table the live standings compare (``portal.views.live.stamp``)."""
+    return stamp(snapshot.facts_version, snapshot.computed_at) if snapshot is not None else ""
+
+
+@register.simple_tag
+def may_see_history(tournament, user) -> bool:
+    """Whether the header links the tournament's history: only for those its page lets in (issue 17)."""
+    return can_see_history(user, tournament)
+
+
+@register.filter
+def tournament_status(tournament) -> str:
+    """The status a page shows, following the stored tables (``portal.table_status.shown_status``)."""
+    return table_status.shown_status(tournament)
+
+
+@register.filter
+def tournament_status_label(tournament) -> str:
+    return table_status.shown_status_label(tournament)

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import TournamentRole
-from accounts.permissions import DASHBOARD_ROLES, can_see_dashboard
+from accounts.models import Role, TournamentRole
+from accounts.permissions import DASHBOARD_ROLES, can_see_dashboard, has_role
 from portal.dashboard import attention_items, sections
-from tournaments.models import Tournament
+from portal.forms import AdoptRulesForm
+from rulesets.errors import NotAllowed
+from tournaments.commands import adopt_current_rules, rules_outdated
+from tournaments.models import AuditEntry, Tournament
 
 
 @login_required
@@ -38,3 +42,36 @@ def dashboards_view(request: HttpRequest) -> HttpResponse:
         ids = TournamentRole.objects.filter(user=request.user, role__in=DASHBOARD_ROLES).values("tournament_id")
         tournaments = list(Tournament.objects.filter(pk__in=ids).order_by("-starts_on", "name")[:200])
     return render(request, "accounts/dashboards.html", {"tournaments": tournaments})
+
+
+@login_required
+def rules_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """The rules a tournament is computed under beside the code's current ones, and the organizer's explicit,
+    logged action of recomputing under the current rules (design principle 8)."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not has_role(request.user, tournament, Role.ORGANIZER):
+        return render(request, "accounts/forbidden.html", {
+            "text": _("Only the organizers of %(tournament)s choose the rules its tables are computed under.")
+            % {"tournament": tournament.name}}, status=403)
+    form = AdoptRulesForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            changed = adopt_current_rules(request.user, tournament)
+        except NotAllowed as refusal:
+            return render(request, "accounts/forbidden.html", {"text": str(refusal)}, status=403)
+        if changed:
+            messages.success(request, _("The tournament now follows the current rules; its tables are being "
+                                        "recomputed."))
+        else:
+            messages.info(request, _("The tournament already follows the current rules."))
+        return redirect("tournament-rules", slug=tournament.slug)
+    adoptions = AuditEntry.objects.filter(tournament=tournament, action="rules").order_by("-at")[:20]
+    changed = rules_outdated(tournament)
+    rows = [{"name": name, "kept": kept, "current": changed.get(name, (kept, kept))[1], "changed": name in changed}
+            for name, kept in tournament.rules.items()]
+    rows += [{"name": name, "kept": None, "current": values[1], "changed": True}
+             for name, values in changed.items() if name != "ruleset_version" and name not in tournament.rules]
+    return render(request, "tournaments/rules_version.html", {
+        "tournament": tournament, "form": form, "changed": changed, "rows": rows, "adoptions": adoptions,
+        "version": changed.get("ruleset_version"),
+    })

@@ -31,6 +31,8 @@ from formats import registry
 from portal import hooks
 from portal.api.errors import status_of
 from portal.forms import GameForm, TourMasksForm
+from portal.labels import field_label, in_words
+from portal.views.log_import import log_preview, wants_log_preview
 from rulesets.base import Problem
 from rulesets.errors import Conflict, Invalid, NotFound, Refused
 from rulesets.facts import GAME_STATUSES, OUTCOMES, ROLES
@@ -71,7 +73,8 @@ def _form_problems(form: forms.Form) -> list[Problem]:
 
 
 def _messages(problems: list[Problem]) -> list[dict[str, str]]:
-    return [{"path": p.path, "message": p.message} for p in problems]
+    """Problems as the page lists them, in words: the field's label, not its id (issue 17, item 10)."""
+    return [{"path": field_label(p.path) if p.path else "", "message": in_words(p.message)} for p in problems]
 
 
 # --- a tour's masks ---
@@ -236,11 +239,29 @@ def _seat_problems(problems: list[Problem], origin: dict[int, int]) -> tuple[dic
         match = PATH_INDEX.match(problem.path)
         if match and int(match.group(1)) in origin:
             field = match.group(2)
-            text = f"{field}: {problem.message}" if field else problem.message
+            text = f"{field_label(field)}: {in_words(problem.message)}" if field else in_words(problem.message)
             by_row.setdefault(origin[int(match.group(1))], []).append(text)
         else:
             rest.append(problem)
     return by_row, rest
+
+
+def _next_number(stage: Stage) -> int:
+    return (Game.objects.filter(stage=stage).order_by("-number").values_list("number", flat=True).first() or 0) + 1
+
+
+def _stored_fields(game: Game | None, stage: Stage) -> dict[str, Any]:
+    """The form's game fields as the game stands (a new game: the next number, played)."""
+    return {
+        "number": str(game.number) if game else str(_next_number(stage)),
+        "status": game.status if game else GameStatus.PLAYED, "outcome": game.outcome if game else None,
+        "omon": game.omon if game else False,
+        "game_days": "" if game is None or game.game_days is None else str(game.game_days),
+        "round": "" if game is None or game.round is None else str(game.round),
+        "link": game.link if game else "",
+        "group": game.group_label if game else "",
+        "absent_teams": set(game.absent_teams.values_list("name", flat=True)) if game else set(),
+    }
 
 
 @login_required
@@ -259,7 +280,17 @@ def game_entry_view(request: HttpRequest, slug: str, stage_key: str, number: int
     general: list[Problem] = []
     conflict = None
     status = 200
-    if request.method == "POST":
+    log_notes: list[str] = []
+    preview = wants_log_preview(request)
+    if preview:  # issue 18: the log fills the form; nothing is saved until the organizer saves it
+        read = log_preview(request, tournament, stage, number, _next_number(stage))
+        general = read["problems"]
+        status = 400 if general else 200
+        log_notes = read.get("log_notes", [])
+        rows = read.get("rows") or _seat_rows_of(game)
+        fields = read.get("fields") or _stored_fields(game, stage)
+        rows += [_blank_seat() for _i in range(BLANK_SEATS)]
+    elif request.method == "POST":
         form = GameForm(request.POST, max_seats=MAX_SEAT_ROWS, seat_numbers=SEAT_NUMBERS, seat_flags=SEAT_FLAGS)
         form_problems = _form_problems(form)
         rows = form.seat_rows()
@@ -289,18 +320,7 @@ def game_entry_view(request: HttpRequest, slug: str, stage_key: str, number: int
             return redirect(reverse("game-entry", args=[tournament.slug, stage.key, saved.number]) + "?saved=1")
     else:
         rows = _seat_rows_of(game)
-        fields = {
-            "number": str(game.number) if game else str(
-                (Game.objects.filter(stage=stage).order_by("-number").values_list("number", flat=True).first()
-                 or 0) + 1),
-            "status": game.status if game else GameStatus.PLAYED, "outcome": game.outcome if game else None,
-            "omon": game.omon if game else False,
-            "game_days": "" if game is None or game.game_days is None else str(game.game_days),
-            "round": "" if game is None or game.round is None else str(game.round),
-            "link": game.link if game else "",
-            "group": game.group_label if game else "",
-            "absent_teams": set(game.absent_teams.values_list("name", flat=True)) if game else set(),
-        }
+        fields = _stored_fields(game, stage)
         rows += [_blank_seat() for _i in range(max(BLANK_SEATS, NEW_GAME_SEATS - len(rows)))]
     seat_rows = [{**row, "index": i, "problems": by_row.get(i, [])} for i, row in enumerate(rows)]
     nicks = list(Player.objects.filter(roster_entries__team__in=teams).order_by("nick").values_list(
@@ -313,7 +333,8 @@ def game_entry_view(request: HttpRequest, slug: str, stage_key: str, number: int
         "statuses": [(value, GameStatus(value).label) for value in GAME_STATUSES],
         "outcomes": [(value, Outcome(value).label) for value in OUTCOMES],
         "roles": [(value, RoleChoice(value).label) for value in ROLES],
-        "problems": _messages(general), "conflict": conflict, "saved": saved_view,
+        "problems": _messages(general), "conflict": conflict, "saved": saved_view, "log_notes": log_notes,
+        "log_preview": preview and not general,
         **(registry.for_tournament(tournament).game_entry_context(tournament, stage.key) if game is not None
            else {}),
         "zone": zone_caption(tournament.timezone),

@@ -10,14 +10,27 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
 import rulesets
-from accounts.permissions import player_of
+from accounts.permissions import can_see_hidden_appellant, player_of
 from accounts.zones import zone_caption
+from appeals.filing import tour_window
 from portal.labels import PENALTY_KINDS, SIDES, label, reason_text
 from portal.views.common import TeamIndex
 from portal.views.figures import seat_points, tour_table
 from rulesets.facts import SIDE_OF_ROLE
 from scoring.models import StandingsSnapshot
-from tournaments.models import Appeal, Decision, Game, Mask, Penalty, Question, RosterEntry, Tour, Tournament
+from tournaments.models import (
+    Appeal,
+    AppealKind,
+    Decision,
+    Game,
+    Mask,
+    Penalty,
+    Question,
+    RosterEntry,
+    Tour,
+    Tournament,
+    Verdict,
+)
 
 
 def stage_violations(tournament: Tournament, stage_key: str) -> list[dict[str, Any]] | None:
@@ -62,6 +75,17 @@ def _penalty_rows(game: Game, violations: list[dict[str, Any]] | None) -> list[d
             for p in Penalty.objects.filter(game=game).select_related("team", "player").order_by("order", "pk")]
 
 
+def annulled_on_appeal(game: Game, seats: list) -> list[Appeal]:
+    """The game's detected violations an upheld appeal annulled (FL-19), each with its appeal; a seat of the
+    violating player gets ``annulled_by`` (the appeal), so the page marks its reason as annulled, not live."""
+    appeals = list(Appeal.objects.filter(game=game, kind=AppealKind.VIOLATION, verdict=Verdict.ACCEPTED).select_related(
+        "team", "violating_player").order_by("order", "pk"))
+    for seat in seats:
+        seat.annulled_by = next((a for a in appeals if a.violating_player_id == seat.player_id and (
+            a.team_id is None or a.team_id == seat.team_id)), None)
+    return appeals
+
+
 def game_view(request: HttpRequest, slug: str, stage_key: str, number: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     game = get_object_or_404(Game.objects.select_related("stage", "group"), stage__tournament=tournament,
@@ -81,11 +105,12 @@ def game_view(request: HttpRequest, slug: str, stage_key: str, number: int) -> H
         if seat.points is not None:
             entry["points"] = round((entry["points"] or 0) + seat.points, 2)
     violations = stage_violations(tournament, stage_key)
+    annulled = annulled_on_appeal(game, seats)
     return render(request, "tournaments/game.html", {
         "tournament": tournament, "game": game, "seats": seats, "teams": list(teams.values()),
         "absent": list(game.absent_teams.order_by("order", "name")),
         "no_shows": list(game.no_show_eliminations.select_related("team", "player").order_by("pk")),
-        "penalties": _penalty_rows(game, violations),
+        "penalties": _penalty_rows(game, violations), "annulled": annulled,
         "decisions": decision_rows(request, tournament, game),
         "appealable_violations": rulesets.get(tournament.ruleset).appeal_policy.detected_violations,
         "has_points": bool(points), "figures_pending": figures_pending, "zone": zone_caption(tournament.timezone, game.scheduled_at),
@@ -140,11 +165,19 @@ def tour_view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     appeals = list(Appeal.objects.filter(tour=tour).select_related("team").prefetch_related(
         "credited_teams").order_by("question", "filed_at", "order"))
     ratings = table.get("ratings") or [None] * tour.questions
+    window = tour_window(request.user, tournament, tour)
+    by_question: dict[int, list[Appeal]] = {}
+    for appeal in appeals:
+        by_question.setdefault(appeal.question, []).append(appeal)
+    questions = {q.number: q for q in Question.objects.filter(tour=tour).order_by("number")}
     return render(request, "tournaments/tour.html", {
         "tournament": tournament, "tour": tour, "table": table, "rows": rows,
         "question_numbers": list(range(1, tour.questions + 1)),
         "ratings": ratings, "removed": sorted(removed), "appeals": appeals,
-        "questions": list(Question.objects.filter(tour=tour).order_by("number")),
+        "questions": list(questions.values()),
         "host_pk": tour.host_id, "zone": zone_caption(tournament.timezone),
+        "window": window, "sees_appellant": can_see_hidden_appellant(request.user, tournament),
+        "question_rows": [{"number": n, "question": questions.get(n), "appeals": by_question.get(n, []),
+                           "removed": n in removed} for n in range(1, tour.questions + 1)],
         "figures_pending": stored is None and rulesets.get(tournament.ruleset).tour_table is not None,
     })

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from portal.labels import CRITERIA_SHORT, ITEMS, TEAM_STATUSES, criterion_label, label
 from portal.views.chart import Chart, draw_chart
+from portal.views.penalties import penalty_marks
 from scoring.models import StandingsSnapshot
 from scoring.serialize import SUMMARY_VERSION, page_summary
 from tournaments.models import Tournament
@@ -45,6 +46,7 @@ class Row:
     separated_by: str | None
     separated_label: str
     details: dict[str, Any]
+    penalties: list[dict[str, Any]] = field(default_factory=list)  # portal.views.penalties.penalty_marks
 
 
 @dataclass
@@ -176,6 +178,9 @@ def build_table(tournament: Tournament, snapshot: StandingsSnapshot | None, team
     if summary is None:
         summary = snapshot_summary(snapshot)
     groups, columns = team_rows(snapshot, team_pks, summary)
+    for group in groups:
+        for row in group.rows:
+            row.penalties = penalty_marks(tournament, row.details)
     export = snapshot.export
     notes = summary.get("notes") or []
     return Table(

@@ -6,14 +6,15 @@ of queries whatever the size of the tournament (tests hold the limits).
 
 from __future__ import annotations
 
-from django.db.models import Count, F
+from django.db.models import Count, F, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 import rulesets
 from accounts.models import Player
 from accounts.zones import zone_caption
-from portal.views.common import TeamIndex, paginate
+from portal.table_status import settle_table, with_table_final
+from portal.views.common import TeamIndex, nul_refusal, paginate
 from portal.views.standings import build_table, player_nicks, snapshot_summary
 from scoring.models import StandingsSnapshot
 from tournaments.models import Appeal, Game, GroupTeam, Stage, Tour, Tournament, TournamentStatus
@@ -26,10 +27,12 @@ def home_view(request: HttpRequest) -> HttpResponse:
     """Current tournaments (registration open, running) and recently finished ones."""
     visible = Tournament.objects.exclude(status=TournamentStatus.DRAFT).only(
         "slug", "name", "ruleset", "starts_on", "ends_on", "status", "timezone")
-    current = list(visible.filter(status__in=[TournamentStatus.RUNNING, TournamentStatus.REGISTRATION])
-                   .order_by("-starts_on", "name")[:HOME_LIMIT])
-    recent = list(visible.filter(status=TournamentStatus.FINISHED).order_by("-ends_on", "-starts_on", "name")
-                  [:HOME_LIMIT])
+    # the shown status follows the stored tables (portal.table_status): a final latest table is a finished one
+    visible = with_table_final(visible)
+    current = list(visible.filter(status__in=[TournamentStatus.RUNNING, TournamentStatus.REGISTRATION],
+                                  table_final=False).order_by("-starts_on", "name")[:HOME_LIMIT])
+    recent = list(visible.filter(Q(status=TournamentStatus.FINISHED) | Q(table_final=True)).order_by(
+        "-ends_on", "-starts_on", "name")[:HOME_LIMIT])
     return render(request, "tournaments/home.html", {"current": current, "recent": recent})
 
 
@@ -52,15 +55,24 @@ def _groups_by_stage(tournament: Tournament, teams: TeamIndex) -> dict[int, list
 
 
 def tournament_view(request: HttpRequest, slug: str) -> HttpResponse:
+    refused = nul_refusal(request)
+    if refused is not None:
+        return refused
     tournament = get_object_or_404(Tournament, slug=slug)
     stages = _stages(tournament)
     stage_key = request.GET.get("stage", "")
     if stage_key and stage_key not in {s.key for s in stages}:
         raise Http404("no such stage")
     snapshots = dict(StandingsSnapshot.objects.filter(tournament=tournament).values_list("stage_key", "pk"))
-    # never the details: at 10,000 games they are megabytes of per-round lists; the page reads the summary
-    snapshot = (StandingsSnapshot.objects.defer("details").filter(pk=snapshots[stage_key]).first()
-                if stage_key in snapshots else None)
+    # never the details: at 10,000 games they are megabytes of per-round lists; the page reads the summary. The
+    # latest table comes in the same query: the header's and the tables' statuses follow it (portal.table_status)
+    wanted = [snapshots[key] for key in {stage_key, ""} if key in snapshots]
+    loaded = ({s.stage_key: s for s in StandingsSnapshot.objects.defer("details").filter(pk__in=wanted)}
+              if wanted else {})
+    snapshot = loaded.get(stage_key)
+    latest = loaded.get("")
+    tournament.table_final = bool(latest is not None and latest.export.get("final") and not latest.stale
+                                  and latest.facts_version >= tournament.facts_version)
     summary = snapshot_summary(snapshot)
     teams = TeamIndex(tournament)
     shown_stage = snapshot.export.get("stage") if snapshot else (stage_key or None)
@@ -75,6 +87,7 @@ def tournament_view(request: HttpRequest, slug: str) -> HttpResponse:
         "stage__order", "number")) if rulesets.get(tournament.ruleset).rounds == "tours" else []
     appeals = list(Appeal.objects.filter(tournament=tournament, verdict__isnull=True).select_related(
         "stage", "tour", "decision").order_by("filed_at", "order"))
+    settle_table(table, tournament, stage_key, snapshot, stages=stages, pending=appeals)
     return render(request, "tournaments/tournament.html", {
         "tournament": tournament, "stages": stages, "stage_key": stage_key, "shown_stage": shown_stage,
         "snapshot": snapshot, "table": table, "tours": tours, "appeals": appeals,
@@ -98,6 +111,9 @@ def class_balance_rows(summary: dict) -> list[dict]:
 
 def schedule_view(request: HttpRequest, slug: str) -> HttpResponse:
     """Games and tours in order of time, shown in the tournament's zone (named)."""
+    refused = nul_refusal(request)
+    if refused is not None:
+        return refused
     tournament = get_object_or_404(Tournament, slug=slug)
     games = paginate(request, Game.objects.filter(stage__tournament=tournament).select_related("stage").order_by(
         F("scheduled_at").asc(nulls_last=True), "stage__order", "number"), SCHEDULE_PAGE)

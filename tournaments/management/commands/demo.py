@@ -19,6 +19,15 @@ from tournaments.models import Tournament
 DEMO_DATA = Path(__file__).resolve().parent.parent.parent / "demo_data"
 
 
+def site_url() -> str:
+    """Where ``scripts/run`` serves the demo: ``PORT`` as ``runserver`` reads it ("8001", "0.0.0.0:8001")."""
+    address = os.environ.get("PORT") or "127.0.0.1:8000"
+    host, _, port = address.rpartition(":")
+    if host in ("", "0.0.0.0", "[::]"):  # noqa: S104 - a listening address, not a binding
+        host = "127.0.0.1"
+    return f"http://{host}:{port}"
+
+
 class Command(BaseCommand):
     help = "Load demo tournaments (one or more per ruleset) and create the admin user 'admin'."
 
@@ -53,5 +62,5 @@ class Command(BaseCommand):
         else:
             admin.set_password(password)
             admin.save()
-        self.stdout.write(self.style.SUCCESS(f"Admin login: admin / {password}  (http://127.0.0.1:8000/admin/)"))
+        self.stdout.write(self.style.SUCCESS(f"Admin login: admin / {password}  ({site_url()}/admin/)"))
         return admin

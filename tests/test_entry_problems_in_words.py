@@ -1,0 +1,40 @@
+"""Issue 17, item 10: the game form reports every seat's problem at once, in words, not in field ids."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from accounts.models import Role, TournamentRole
+from tests.conftest import example
+from tests.factories import UserFactory
+from tests.test_entry_forms import game_post, game_url
+from tournaments.importer import import_document
+from tournaments.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(("language", "days_played", "game_days"), [
+    ("en", "days played", "game days"), ("ru", "сыграно дней", "игровые дни")])
+def test_issue_17_every_seats_problem_at_once_in_words(language, days_played, game_days):
+    tournament = import_document(example("family_league"))
+    organizer = UserFactory()
+    TournamentRole.objects.create(user=organizer, tournament=tournament, role=Role.ORGANIZER)
+    game = Game.objects.select_related("stage__tournament").get(stage__tournament=tournament, number=1)
+    data = game_post(game, game.version)
+    data["seat-0-days_played"] = "9"
+    data["seat-2-role"] = "sheriff"
+    data["seat-4-days_played"] = "8"
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(organizer)
+    response = client.post(game_url(game), data)
+    page = response.content.decode()
+    assert response.status_code == 400
+    rows = {row: page.count(f'id="seat-problems-{row}"') for row in (0, 2, 4)}
+    assert rows == {0: 1, 2: 1, 4: 1}, "all three seats' problems in one answer"
+    assert days_played in page and game_days in page
+    problems = re.findall(r'<tr class="row-problems".*?</tr>', page, flags=re.S)
+    assert len(problems) == 3 and not any("days_played" in row or "game_days" in row for row in problems)
