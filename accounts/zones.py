@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import zoneinfo
+from collections.abc import Iterable
 
 from django.utils import timezone
 
@@ -31,3 +32,22 @@ def zone_caption(zone_name: str, at: dt.datetime | None = None) -> str:
     if abbreviation and not abbreviation.startswith(("+", "-")) and abbreviation != "UTC":
         return f"{zone_name} ({abbreviation}, {utc})"
     return f"{zone_name} ({utc})"
+
+
+def zones_caption(zone_name: str, moments: Iterable[dt.datetime | dt.date | None]) -> str:
+    """The zone as it was at the moments a page shows (issue 17: a 2013 schedule says UTC+04:00, not today's
+    UTC+03:00): one caption per distinct offset, in order; today's when the page shows no moment."""
+    try:
+        zone = zoneinfo.ZoneInfo(zone_name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zone_name
+    captions: list[str] = []
+    for moment in moments:
+        if moment is None:
+            continue
+        if not isinstance(moment, dt.datetime):
+            moment = dt.datetime.combine(moment, dt.time(12), tzinfo=zone)
+        caption = zone_caption(zone_name, moment)
+        if caption not in captions:
+            captions.append(caption)
+    return "; ".join(captions) if captions else zone_caption(zone_name)

@@ -12,6 +12,9 @@ from typing import Any
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from scoring.exports import Words
+from tournaments.labels import STAGES, stage_label
+
 RULESETS = {
     "chgk_tour_points": _("ChGK: points for places in tours"),
     "family_league": _("Family league (Mafia)"),
@@ -19,20 +22,6 @@ RULESETS = {
     "elimination_gp": _("Elimination Grand Prix (Mafia)"),
 }
 
-STAGES = {
-    "": pgettext_lazy("stage", "latest"),
-    "season": pgettext_lazy("stage", "season"),
-    "qualifying": pgettext_lazy("stage", "qualifying stage"),
-    "final": pgettext_lazy("stage", "final"),
-    "stage-1": pgettext_lazy("stage", "stage 1"),
-    "stage-2": pgettext_lazy("stage", "stage 2"),
-    "stage-3": pgettext_lazy("stage", "stage 3"),
-    "qualifying-1": pgettext_lazy("stage", "qualifying stage 1"),
-    "qualifying-2": pgettext_lazy("stage", "qualifying stage 2"),
-    "qualifying-3": pgettext_lazy("stage", "qualifying stage 3"),
-    "qualifying-4": pgettext_lazy("stage", "qualifying stage 4"),
-    "qualifying-5": pgettext_lazy("stage", "qualifying stage 5"),
-}
 
 CRITERIA = {
     "points": _("points"),
@@ -171,10 +160,6 @@ def criterion_label(key: str | None) -> str:
     return str(label(CRITERIA, key))
 
 
-def stage_label(key: str | None) -> str:
-    return str(label(STAGES, key or ""))
-
-
 def round_label(raw) -> str:
     """A round of a chart: "Tour 3" -> "Тур 3", a stage key -> its name, a number stays a number."""
     text = str(raw)
@@ -309,3 +294,9 @@ def ruleset_text(text: str | None) -> str:
             values["stage"] = stage_label(values["stage"])
         return str(template) % values
     return text
+
+
+def sheet_words() -> Words:
+    """The CSV and XLSX exports' words for tie-break keys, statuses and award items, in the active language."""
+    return Words(criterion=criterion_label, status=lambda key: str(label(TEAM_STATUSES, key)),
+                 item=lambda key: str(label(ITEMS, key)))

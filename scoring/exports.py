@@ -10,6 +10,8 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils import timezone
@@ -32,6 +34,23 @@ def _neutral_rows(table: list[list[Any]]) -> list[list[Any]]:
 PLAYER_COLUMNS = ("rank", "player", "team", "points", "games", "status")
 
 
+def _as_is(key: str) -> str:
+    return key
+
+
+@dataclass(frozen=True)
+class Words:
+    """How a sheet words the export's codes: tie-break keys (headers), statuses and award items (issue 17, item
+    9). The portal passes its translated labels (``portal.labels.sheet_words``); by default the codes stay."""
+
+    criterion: Callable[[str], str] = _as_is
+    status: Callable[[str], str] = _as_is
+    item: Callable[[str], str] = _as_is
+
+
+CODES = Words()
+
+
 def _labels() -> dict[str, str]:
     return {"rank": _("Rank"), "group": _("Group"), "team": _("Team"), "points": _("Points"),
             "status": _("Status"), "player": _("Player"), "games": _("Games"), "place": _("Place"),
@@ -47,60 +66,66 @@ def _tiebreak_keys(rows: list[dict[str, Any]]) -> list[str]:
     return keys
 
 
-def team_table(export: dict[str, Any]) -> list[list[Any]]:
-    """The teams of the export as rows, a header first (tie-break figures by their keys)."""
+def _worded(column: str, value: Any, words: Words) -> Any:
+    return words.status(value) if column == "status" and isinstance(value, str) else value
+
+
+def team_table(export: dict[str, Any], words: Words = CODES) -> list[list[Any]]:
+    """The teams of the export as rows, a header first (tie-break figures by their keys, worded)."""
     rows = export.get("teams") or []
     grouped = any(row.get("group") is not None for row in rows)
     columns = [c for c in TEAM_COLUMNS if grouped or c != "group"]
     tiebreaks = _tiebreak_keys(rows)
     labels = _labels()
-    table: list[list[Any]] = [[labels[c] for c in columns] + tiebreaks]
+    table: list[list[Any]] = [[labels[c] for c in columns] + [words.criterion(k) for k in tiebreaks]]
     for row in rows:
-        table.append([row.get(c) for c in columns] + [(row.get("tiebreaks") or {}).get(k) for k in tiebreaks])
+        table.append([_worded(c, row.get(c), words) for c in columns]
+                     + [(row.get("tiebreaks") or {}).get(k) for k in tiebreaks])
     return table
 
 
-def player_table(export: dict[str, Any]) -> list[list[Any]] | None:
+def player_table(export: dict[str, Any], words: Words = CODES) -> list[list[Any]] | None:
     """The players of the export as rows (None where the ruleset does not rank players)."""
     if export.get("players") is None:
         return None
     labels = _labels()
     table: list[list[Any]] = [[labels[c] for c in PLAYER_COLUMNS]]
-    table += [[row.get(c) for c in PLAYER_COLUMNS] for row in export["players"]]
+    table += [[_worded(c, row.get(c), words) for c in PLAYER_COLUMNS] for row in export["players"]]
     return table
 
 
-def award_table(export: dict[str, Any]) -> list[list[Any]] | None:
+def award_table(export: dict[str, Any], words: Words = CODES) -> list[list[Any]] | None:
     if export.get("awards") is None:
         return None
     labels = _labels()
     columns = ("place", "team", "player", "prize", "currency", "items")
     table: list[list[Any]] = [[labels[c] for c in columns]]
     for row in export["awards"]:
-        table.append([row.get(c) if c != "items" else ", ".join(row.get("items") or []) for c in columns])
+        table.append([row.get(c) if c != "items" else ", ".join(words.item(i) for i in row.get("items") or [])
+                      for c in columns])
     return table
 
 
-def standings_csv(export: dict[str, Any]) -> bytes:
+def standings_csv(export: dict[str, Any], words: Words = CODES) -> bytes:
     """CSV (UTF-8 with a byte-order mark, for spreadsheets): the teams; then, after an empty line, the players."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerows(_neutral_rows(team_table(export)))
-    players = player_table(export)
+    writer.writerows(_neutral_rows(team_table(export, words)))
+    players = player_table(export, words)
     if players is not None:
         writer.writerow([])
         writer.writerows(_neutral_rows(players))
     return out.getvalue().encode("utf-8-sig")
 
 
-def standings_xlsx(export: dict[str, Any]) -> bytes:
+def standings_xlsx(export: dict[str, Any], words: Words = CODES) -> bytes:
     """An Excel workbook: a sheet of teams, one of players and one of awards where present."""
     from openpyxl import Workbook
     from openpyxl.utils import get_column_letter
 
     workbook = Workbook()
-    sheets = [(_("Teams"), team_table(export)), (_("Players"), player_table(export)),
-              (_("Awards"), award_table(export))]
+    sheets = [(_("Teams"), team_table(export, words)), (_("Players"), player_table(export, words)),
+              (_("Awards"), award_table(export, words))]
     first = True
     for title, table in sheets:
         if table is None:

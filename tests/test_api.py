@@ -493,7 +493,7 @@ def test_standings_as_csv(client, chgk):
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     export = snapshot(chgk).export
     assert rows[0][:4] == ["Rank", "Team", "Points", "Status"]
-    assert "correct_answers" in rows[0]
+    assert "correct answers" in rows[0] and "correct_answers" not in rows[0]  # issue 17, item 9: in words
     assert [row[1] for row in rows[1:]] == [team["team"] for team in export["teams"]]
     assert [float(row[2]) for row in rows[1:]] == [team["points"] for team in export["teams"]]
 

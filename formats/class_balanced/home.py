@@ -17,13 +17,14 @@ from formats.registry import FormatHome, Link, admin_url
 from rulesets import facts as F
 from rulesets.base import Problem, strip_prefix
 from rulesets.class_balanced import KEY, scheduled_class_problems
+from tournaments.labels import stage_label
 from tournaments.models import Game, GameStatus, Stage, Tournament
 
 
 def tournament_links(tournament: Any, user: Any) -> list[Link]:
     """The player rankings (CB-14); each stage's schedule (CB-2), for signed-in readers."""
     links = [Link(_("Player rankings"), reverse("cb-players", args=[tournament.slug]))]
-    return links + [Link(f"{_('Stage schedule')}: {stage.key}",
+    return links + [Link(f"{_('Stage schedule')}: {stage_label(stage.key)}",
                          reverse("stage-schedule", args=[tournament.slug, stage.key]), signed_in=True,
                          allowed=lambda reader: can_enter_results(reader, tournament))  # its view's check
                     for stage in tournament.stages.all()]
@@ -40,7 +41,7 @@ def _schedules(tournament: Tournament, now: dt.datetime) -> list[Item]:
         due = publication_due(stage, stage.starts_at)
         items.append(Item("schedules", f"schedule:{stage.key}",
                           _("The schedule of %(stage)s is not published; results cannot be entered until it is.")
-                          % {"stage": stage.key}, admin_url("tournaments_stage_change", stage.pk), rule="CB-2",
+                          % {"stage": stage_label(stage.key)}, admin_url("tournaments_stage_change", stage.pk), rule="CB-2",
                           due=due, overdue=due is not None and now > due))
     return items
 
@@ -56,12 +57,12 @@ def game_problems(stage: Stage, fgame: F.Game, row: Game) -> list[Problem]:
         return []
     if stage.published_at is None:
         return [Problem("status", _("the table of %(stage)s is not published yet: results are refused (CB-2)")
-                        % {"stage": stage.key})]
+                        % {"stage": stage_label(stage.key)})]
     scheduled = list(row.scheduled_teams or [])
     if not scheduled:
         if stage.games.exclude(scheduled_teams=[]).exists():
             return [Problem("number", _("game %(number)s is not in the published table of %(stage)s (CB-2)")
-                            % {"number": fgame.number, "stage": stage.key})]
+                            % {"number": fgame.number, "stage": stage_label(stage.key)})]
         return []
     problems = [Problem(f"seats[{index}].team", _("%(team)s does not play game %(number)s; the table gives it "
                                                   "%(teams)s (CB-5)") % {"team": seat.team, "number": row.number,

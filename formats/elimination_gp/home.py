@@ -16,6 +16,7 @@ from formats.registry import FormatHome, Link
 from rulesets.elimination_gp import KEY
 from rulesets.elimination_gp.finalists import FINAL_STAGE
 from scoring.models import StandingsSnapshot
+from tournaments.labels import stage_label
 from tournaments.models import Tournament
 
 
@@ -25,10 +26,10 @@ def tournament_links(tournament: Any, user: Any) -> list[Link]:
     links = [Link(_("Finalists"), reverse("gp-finalists", args=[tournament.slug]))]
     committee = can_record_decisions(user, tournament)
     for stage in tournament.stages.all():
-        links.append(Link(f"{_('Registration')}: {stage.key}",
+        links.append(Link(f"{_('Registration')}: {stage_label(stage.key)}",
                           reverse("gp-registration", args=[tournament.slug, stage.key])))
         if committee:
-            links.append(Link(f"{_('Committee')}: {stage.key}", committee_url(tournament, stage.key),
+            links.append(Link(f"{_('Committee')}: {stage_label(stage.key)}", committee_url(tournament, stage.key),
                               signed_in=True))
     return links
 

@@ -22,6 +22,7 @@ from rulesets.family_league import KEY
 from rulesets.family_league.calendar import FINAL_GROUP, ROOM_OPEN_MINUTES, CalendarSlot, calendar_ics
 from rulesets.family_league.entry import BlacklistEntry, eligibility_problems
 from rulesets.family_league.settings import setting
+from tournaments.labels import stage_label
 from tournaments.models import Game, Participant, RosterEntry, Team, Tournament
 
 LIMIT = 100
@@ -35,7 +36,7 @@ def tournament_links(tournament: Any, user: Any) -> list[Link]:
     links.append(Link(_("Qualifying groups"), reverse("family-groups", args=[tournament.slug]), signed_in=True,
                       allowed=lambda reader: can_manage_calendar(reader, tournament)))
     for stage in tournament.stages.all():
-        links.append(Link(f"{_('Calendar')}: {stage.key}",
+        links.append(Link(f"{_('Calendar')}: {stage_label(stage.key)}",
                           reverse("family-calendar", args=[tournament.slug, stage.key]), signed_in=True,
                           allowed=lambda reader: can_manage_calendar(reader, tournament)))
     return links

@@ -45,6 +45,7 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.views import APIView
 
 from portal.api.common import DetailSerializer, WellFormedInput
+from portal.labels import sheet_words
 from scoring.exports import standings_csv, standings_xlsx
 from scoring.models import StandingsSnapshot
 from tournaments import changes
@@ -110,9 +111,9 @@ def cache_key(tournament: Tournament, stage_key: str, fmt: str) -> str:
 
 def render_body(export: dict[str, Any], fmt: str) -> bytes:
     if fmt == "csv":
-        return standings_csv(export)
+        return standings_csv(export, sheet_words())
     if fmt == "xlsx":
-        return standings_xlsx(export)
+        return standings_xlsx(export, sheet_words())
     return json.dumps(export, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 

@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 import rulesets
 from accounts.models import Player
 from accounts.permissions import can_enter_results
-from accounts.zones import zone_caption
+from accounts.zones import zones_caption
 from formats import registry
 from portal import hooks
 from portal.api.errors import status_of
@@ -157,7 +157,7 @@ def tour_entry_view(request: HttpRequest, slug: str, number: int) -> HttpRespons
         "tournament": tournament, "tour": tour, "rows": rows, "version": version if version is not None else "",
         "question_numbers": list(range(1, tour.questions + 1)), "problems": _messages(general),
         "conflict": conflict, "saved": request.method == "GET" and request.GET.get("saved") == "1",
-        "zone": zone_caption(tournament.timezone),
+        "zone": zones_caption(tournament.timezone, [tour.played_on]),
     }, status=status)
 
 
@@ -337,5 +337,5 @@ def game_entry_view(request: HttpRequest, slug: str, stage_key: str, number: int
         "log_preview": preview and not general,
         **(registry.for_tournament(tournament).game_entry_context(tournament, stage.key) if game is not None
            else {}),
-        "zone": zone_caption(tournament.timezone),
+        "zone": zones_caption(tournament.timezone, [game.scheduled_at if game else None]),
     }, status=status)

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 import rulesets
 from accounts.permissions import can_see_hidden_appellant, player_of
-from accounts.zones import zone_caption
+from accounts.zones import zone_caption, zones_caption
 from appeals.filing import tour_window
 from portal.labels import PENALTY_KINDS, SIDES, label, reason_text
 from portal.views.common import TeamIndex
@@ -175,7 +175,7 @@ def tour_view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "question_numbers": list(range(1, tour.questions + 1)),
         "ratings": ratings, "removed": sorted(removed), "appeals": appeals,
         "questions": list(questions.values()),
-        "host_pk": tour.host_id, "zone": zone_caption(tournament.timezone),
+        "host_pk": tour.host_id, "zone": zones_caption(tournament.timezone, [tour.played_on]),
         "window": window, "sees_appellant": can_see_hidden_appellant(request.user, tournament),
         "question_rows": [{"number": n, "question": questions.get(n), "appeals": by_question.get(n, []),
                            "removed": n in removed} for n in range(1, tour.questions + 1)],

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, render
 
 import rulesets
 from accounts.models import Player
-from accounts.zones import zone_caption
+from accounts.zones import zones_caption
 from portal.table_status import settle_table, with_table_final
 from portal.views.common import TeamIndex, nul_refusal, paginate
 from portal.views.standings import build_table, player_nicks, snapshot_summary
@@ -93,7 +93,7 @@ def tournament_view(request: HttpRequest, slug: str) -> HttpResponse:
         "snapshot": snapshot, "table": table, "tours": tours, "appeals": appeals,
         "class_balance": class_balance_rows(summary),
         "still_in": summary.get("still_in"),
-        "zone": zone_caption(tournament.timezone),
+        "zone": zones_caption(tournament.timezone, [t.played_on for t in tours] or [tournament.starts_on]),
         "api_base": f"/api/v1/tournaments/{tournament.slug}",
     })
 
@@ -120,6 +120,7 @@ def schedule_view(request: HttpRequest, slug: str) -> HttpResponse:
     tours = list(Tour.objects.filter(stage__tournament=tournament).select_related("host", "stage").order_by(
         F("played_on").asc(nulls_last=True), "number")[:SCHEDULE_PAGE])
     return render(request, "tournaments/schedule.html", {
-        "tournament": tournament, "games": games, "tours": tours, "zone": zone_caption(tournament.timezone),
+        "tournament": tournament, "games": games, "tours": tours,
+        "zone": zones_caption(tournament.timezone, [g.scheduled_at for g in games] + [t.played_on for t in tours]),
         "ics_url": f"/api/v1/tournaments/{tournament.slug}/schedule.ics",
     })
