@@ -27,12 +27,13 @@ ACTIONS = {
     "open": gettext_lazy("registration opened"), "withdraw": gettext_lazy("withdrawn"),
     "invite": gettext_lazy("invited"), "register": gettext_lazy("registered"), "paid": gettext_lazy("paid"),
     "correct": gettext_lazy("corrected"), "set": gettext_lazy("set"), "replace": gettext_lazy("re-imported"),
-    "merge": gettext_lazy("merged"), "fl3_judged": gettext_lazy("judged (FL-3)"),
+    "merge": gettext_lazy("merged"), "schedule": gettext_lazy("schedule generated"), "fl3_judged": gettext_lazy("judged (FL-3)"),
 }
 KEYS = {
     "seats": gettext_lazy("seats"), "absent_teams": gettext_lazy("absent teams"),
     "no_show_eliminated": gettext_lazy("eliminated for a no-show"), "masks": gettext_lazy("answer masks"),
-    "group": gettext_lazy("group"), "rules": gettext_lazy("rule constants"),
+    "group": gettext_lazy("group"), "rules": gettext_lazy("rule constants"), "games": gettext_lazy("games"),
+    "groups": gettext_lazy("groups"), "seed": gettext_lazy("public draw seed"),
 }
 
 

@@ -77,3 +77,23 @@ def test_issue_17_item_10_every_seats_problem_at_once_in_words(demo_site, page_f
     assert said(language, "days played") in text
     assert "days_played" not in text and "game_days" not in text
     assert page_width(page) <= width
+
+
+def test_issue_17_item_1_the_menus_api_link_opens_a_root_that_lists_the_endpoints(demo_site, page_factory):
+    page = page_factory(1280, "en")
+    page.goto("/")
+    with page.expect_navigation():
+        page.locator('a[href="/api/v1/"]').first.click()
+    assert page.url.endswith("/api/v1/")
+    text = page.locator("body").inner_text()
+    assert "tournaments" in text and "/api/v1/docs/" in text and "/api/v1/redoc/" in text
+
+
+@pytest.mark.parametrize("path", ["/api/v1/docs/", "/api/v1/redoc/"])
+def test_issue_17_item_7_the_api_docs_load_nothing_from_another_host(demo_site, page_factory, path):
+    """Swagger UI and Redoc are served from the project; the page factory's guard fails on any off-site request."""
+    page = page_factory(1280, "en")
+    response = page.goto(path)
+    assert response.status == 200
+    page.wait_for_load_state("networkidle")
+    assert page.locator("body").inner_text().strip()

@@ -9,11 +9,13 @@ import pytest
 from django.test import Client
 
 from accounts.models import Role, TournamentRole
+from formats.class_balanced.services import generate
+from formats.family_league.services import draw_qualifying_groups
 from tests.conftest import example
 from tests.factories import UserFactory
 from tournaments import commands
 from tournaments.importer import import_document
-from tournaments.models import AuditEntry, Game, Tour, Tournament
+from tournaments.models import AuditEntry, Game, Stage, Tour, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -103,3 +105,32 @@ def test_issue_17_references_are_shown_by_name_not_by_id():
     game.save()
     page = _client(organizer, "en").get(f"/t/{tournament.slug}/history/").content.decode()
     assert str(group) in page
+
+
+def test_issue_17_a_generated_cb_schedule_is_one_history_entry_with_its_games():
+    """CB-2: the stage's games are written in bulk; the history still shows the table that was generated."""
+    document = example("class_balanced")
+    document["stages"] = [{"key": "stage-1", "games": []}]
+    tournament = import_document(document)
+    stage = tournament.stages.get(key="stage-1")
+    Stage.objects.filter(pk=stage.pk).update(published_at=None)
+    stage.refresh_from_db()
+    AuditEntry.objects.all().delete()
+    count = generate(stage, "public-42")
+    entry = AuditEntry.objects.get(action="schedule")
+    assert entry.after["seed"] == "public-42" and len(entry.after["games"]) == count
+    organizer = _organizer(tournament)
+    page = _client(organizer, "en").get(f"/t/{tournament.slug}/history/").content.decode()
+    assert "schedule generated" in page and entry.after["games"][0] in page
+
+
+def test_issue_17_a_drawn_fl_qualifying_is_one_history_entry_with_its_groups():
+    """FL-8: the groups' teams are written in bulk; the history shows each group's teams and the seed."""
+    document = example("family_league")
+    document["stages"], document["penalties"] = [], []
+    tournament = import_document(document)
+    organizer = _organizer(tournament)
+    drawn = draw_qualifying_groups(organizer, tournament, "public-7")
+    entry = AuditEntry.objects.get(action="draw", model="tournaments.Stage")
+    assert entry.username == "olga" and entry.after == {"seed": "public-7", "groups": {
+        str(i + 1): list(names) for i, names in enumerate(drawn)}}

@@ -20,6 +20,7 @@ from rulesets.class_balanced import schedule as gen
 from rulesets.class_balanced.settings import config
 from rulesets.errors import Conflict, Invalid
 from scoring.models import StandingsSnapshot
+from tournaments import audit
 from tournaments.models import Game, GameStatus, Stage, Team
 
 STAGE_INDEX = {"stage-1": 0, "stage-2": 1, "stage-3": 2}
@@ -82,6 +83,9 @@ def generate(stage: Stage, seed: str, progress: Callable[[int, int], None] | Non
         ])
         stage.seed = str(seed)
         stage.save(update_fields=["seed"])
+        # the games are written in bulk: the history gets the table as one entry (issue 17, item 4)
+        audit.record("schedule", stage, None, {"seed": str(seed), "games": [
+            f"{slot.number}: {', '.join(teams_)}" for slot, teams_, _classes in rows]})
     return len(rows)
 
 
