@@ -218,12 +218,30 @@ def _players(nicks: set[str]) -> dict[str, Player]:
 # --- games ---
 
 
-def _parse_game_payload(data: dict) -> F.Game:
+def _parse_game_payload(data: dict) -> tuple[F.Game, list[Problem]]:
+    """The game as read, and what the reading refused (paths relative to the object sent)."""
     r = Reader()
     game = parse_game(r, data, "")
-    if r.problems or game is None:
+    if game is None:
         raise Invalid(strip_prefix(r.problems or [Problem("", _("not a game"))], ""))
-    return game
+    return game, strip_prefix(r.problems, "")
+
+
+def _every_game_problem(tournament: Tournament, stage: Stage, row: Game, fgame: F.Game, read: list[Problem],
+                        before: F.TournamentFacts, after: F.TournamentFacts, prefix: str,
+                        game_problems: GameProblems | None) -> list[Problem]:
+    """Every problem of the game at once (issue 17, item 10): what the reading refused, and the ruleset's and the
+    format's judgement of the game as it was read. A game the reading refused is judged as far as it can be: a
+    judgement that cannot run on it (a value missing) leaves the reading's problems to be fixed first."""
+    problems = list(read)
+    try:
+        problems += judge(tournament, before, after, prefix)
+        if game_problems is not None:
+            problems += list(game_problems(stage, fgame, row))
+    except Exception:  # noqa: BLE001 - only when the reading already refused the game
+        if not read:
+            raise
+    return list(dict.fromkeys(problems))
 
 
 @_database_guard
@@ -238,7 +256,7 @@ def record_game(user, data: Any, *, game_problems: GameProblems | None = None) -
     if stage is None:
         raise refuse("stage", _("tournament %(slug)s has no stage %(key)r") % {"slug": tournament.slug,
                                                                              "key": stage_key})
-    fgame = _parse_game_payload(data)
+    fgame, read = _parse_game_payload(data)
     with transaction.atomic():
         Stage.objects.select_for_update().filter(pk=stage.pk).first()
         if Game.objects.filter(stage=stage, number=fgame.number).exists():
@@ -246,9 +264,10 @@ def record_game(user, data: Any, *, game_problems: GameProblems | None = None) -
                 "key": stage.key, "number": fgame.number})
         facts = load_facts(tournament)
         after, prefix = _replace_in_stage(facts, stage.key, "games", fgame, None)
-        _refuse_problems(judge(tournament, facts, after, prefix))
         game = Game(stage=stage, version=1)
-        _write_game(game, stage, fgame, user, game_problems)
+        _refuse_problems(_every_game_problem(tournament, stage, game, fgame, read, facts, after, prefix,
+                                             game_problems))
+        _write_game(game, stage, fgame, user)
     return game
 
 
@@ -266,16 +285,17 @@ def update_game(user, game_id: int, data: Any, *, game_problems: GameProblems | 
             if given is not None and given != current:
                 raise refuse(key, _("a game cannot move to another tournament or stage"))
         _check_version(data, game, tournament)
-        fgame = _parse_game_payload(data)
+        fgame, read = _parse_game_payload(data)
         if fgame.number != game.number and Game.objects.filter(stage=stage, number=fgame.number).exists():
             raise refuse("number", _("stage %(key)s already has game %(number)d") % {
                 "key": stage.key, "number": fgame.number})
         facts = load_facts(tournament)
         after, prefix = _replace_in_stage(facts, stage.key, "games", fgame, game.number)
-        _refuse_problems(judge(tournament, facts, after, prefix))
+        _refuse_problems(_every_game_problem(tournament, stage, game, fgame, read, facts, after, prefix,
+                                             game_problems))
         game.violations_published = _violation_publications(tournament, facts, after, stage.key, game, fgame)
         game.version += 1
-        _write_game(game, stage, fgame, user, game_problems)
+        _write_game(game, stage, fgame, user)
     return game
 
 
@@ -297,11 +317,9 @@ def _violation_publications(tournament: Tournament, before: F.TournamentFacts, a
     return kept + created
 
 
-def _write_game(game: Game, stage: Stage, fgame: F.Game, user, game_problems: GameProblems | None) -> None:
+def _write_game(game: Game, stage: Stage, fgame: F.Game, user) -> None:
     """Write the game and replace its seats; the history gets one entry with the game's whole readable state
     before and after (seats, absences and no-shows included: the bulk writes are not lost to it)."""
-    if game_problems is not None:
-        _refuse_problems(game_problems(stage, fgame, game))
     created = game.pk is None
     before = None if created else audit.game_state(Game.objects.get(pk=game.pk))
     with audit.muted():
