@@ -132,7 +132,8 @@ def test_principle_8_the_rules_page_shows_the_differences_and_adopts_on_confirma
     done = client.post(url, {"confirm": "on"})
     assert done.status_code == 302
     assert Tournament.objects.get(pk=tournament.pk).rules["violation_points"] == "1/5"
-    assert "version 1 to 2" in client.get(url).content.decode()
+    assert "version 1 to 2" in client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "с версии 1 на версию 2" in client.get(url, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
 
 
 def test_principle_8_the_rules_page_is_refused_to_a_player(client, db):
