@@ -4,7 +4,7 @@
         .venv/bin/python benchmarks/evening.py [--short]
 
 50 tournaments of all four rulesets at realistic sizes (built as in
-``benchmarks/site.py``: 8 imported and recomputed, the others copied in bulk),
+``benchmarks/site_pages.py``: 8 imported and recomputed, the others copied in bulk),
 then, once with 1 and once with 2 Celery workers (``celery -A config worker
 --pool solo --concurrency 1`` each, separate processes, on a queue of this run,
 ``$CELERY_QUEUE-evening-PID``, and a Redis database of its own, ``REDIS_DB``):
@@ -42,7 +42,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]  # bench
 sys.path.insert(0, str(HERE.parent))
 
 from benchmarks import common  # noqa: E402
-from benchmarks import site as site_bench  # noqa: E402
+from benchmarks import site_pages as site_bench  # noqa: E402
 
 TOURNAMENTS = 50
 GOAL_CURRENT = 2.0

@@ -183,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     seconds = args.seconds or (8.0 if args.short else 20.0)
     if os.environ.get("REDIS_URL"):
-        from benchmarks.site import own_redis_db
+        from benchmarks.site_pages import own_redis_db
 
         os.environ["REDIS_URL"] = own_redis_db(os.environ["REDIS_URL"], REDIS_DB)
     where = common.setup()
