@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournaments.audit import SEAT_FIELDS
-from tournaments.models import AuditEntry, RoleChoice
+from tournaments.models import AuditEntry, RoleChoice, Seat
 
 ACTIONS = {
     "create": gettext_lazy("created"), "update": gettext_lazy("changed"), "delete": gettext_lazy("deleted"),
@@ -76,7 +76,7 @@ def _seat_text(seat: dict[str, Any]) -> str:
     parts = [str(RoleChoice(seat["role"]).label) if seat.get("role") in RoleChoice.values else str(seat.get("role"))]
     for name in SEAT_FIELDS[1:]:
         value = seat.get(name)
-        label = _field(apps.get_model("tournaments.Seat"), name).verbose_name
+        label = Seat._meta.get_field(name).verbose_name
         if isinstance(value, bool):
             if value:
                 parts.append(str(label))

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -38,7 +37,7 @@ from scoring import services, tasks
 from scoring.models import RecomputeRun, StandingsSnapshot
 from scoring.services import ABANDONED, current_export, recompute
 from tests.conftest import example, real_services_available, start_worker, stop_worker
-from tests.test_recompute import wait_for_version
+from tests.test_recompute import kill_worker_mid_recompute, wait_for_version
 from tournaments.importer import import_document
 from tournaments.models import Game, Mask, Tour, Tournament
 from tournaments.synthetic import mafia_league
@@ -368,16 +367,7 @@ def test_a_table_left_by_a_killed_worker_is_recomputed_by_the_sweep_without_a_re
     worker = start_worker(slow)
     try:
         wait_for_version(tournament, seconds=120)
-        started = RecomputeRun.objects.filter(tournament=tournament).count()
-        game = Game.objects.get(stage__tournament=tournament, number=1)
-        game.outcome = "mafia" if game.outcome != "mafia" else "civilians"
-        game.save()
-        deadline = time.monotonic() + 60
-        while RecomputeRun.objects.filter(tournament=tournament).count() == started:
-            assert time.monotonic() < deadline, "the recompute never started"
-            time.sleep(0.01)
-        worker.send_signal(signal.SIGKILL)
-        worker.wait(timeout=10)
+        kill_worker_mid_recompute(worker, tournament)
     finally:
         stop_worker(worker)
     tournament.refresh_from_db()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import time
 
 import pytest
@@ -11,7 +12,7 @@ from scoring.models import RecomputeRun, StandingsSnapshot
 from scoring.services import current_export, recompute
 from tests.conftest import example
 from tournaments.importer import import_document
-from tournaments.models import Mask, Tournament
+from tournaments.models import Game, Mask, Tournament
 from tournaments.synthetic import chgk_season
 
 
@@ -91,6 +92,20 @@ def wait_for_version(tournament: Tournament, seconds: float = 30) -> StandingsSn
             return snap
         time.sleep(0.05)
     raise AssertionError("the worker did not store the new snapshot in time")
+
+
+def kill_worker_mid_recompute(worker, tournament: Tournament) -> None:
+    """Change game 1's outcome, wait until the worker opens the recompute run, then SIGKILL it."""
+    started = RecomputeRun.objects.filter(tournament=tournament).count()
+    game = Game.objects.get(stage__tournament=tournament, number=1)
+    game.outcome = "mafia" if game.outcome != "mafia" else "civilians"
+    game.save()
+    deadline = time.monotonic() + 60
+    while RecomputeRun.objects.filter(tournament=tournament).count() == started:
+        assert time.monotonic() < deadline, "the recompute never started"
+        time.sleep(0.01)
+    worker.send_signal(signal.SIGKILL)
+    worker.wait(timeout=10)
 
 
 @pytest.mark.celery_worker

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import signal
 import threading
 import time
 
@@ -10,10 +9,10 @@ import pytest
 from django.db import connection, connections, transaction
 from django.utils import translation
 
-from scoring.models import RecomputeRun, StandingsSnapshot
+from scoring.models import StandingsSnapshot
 from scoring.services import current_export
 from tests.conftest import real_services_available, start_worker, stop_worker
-from tests.test_recompute import wait_for_version
+from tests.test_recompute import kill_worker_mid_recompute, wait_for_version
 from tournaments.admin import VersionedForm
 from tournaments.importer import import_document
 from tournaments.models import Game
@@ -89,16 +88,7 @@ def test_worker_killed_mid_recompute_leaves_the_old_snapshot_stale_and_the_job_i
     try:
         wait_for_version(tournament, seconds=120)
         previous = StandingsSnapshot.objects.get(tournament=tournament, stage_key="").export
-        started = RecomputeRun.objects.filter(tournament=tournament).count()
-        game = Game.objects.get(stage__tournament=tournament, number=1)
-        game.outcome = "mafia" if game.outcome != "mafia" else "civilians"
-        game.save()
-        deadline = time.monotonic() + 60
-        while RecomputeRun.objects.filter(tournament=tournament).count() == started:
-            assert time.monotonic() < deadline, "the recompute never started"
-            time.sleep(0.01)
-        worker.send_signal(signal.SIGKILL)
-        worker.wait(timeout=10)
+        kill_worker_mid_recompute(worker, tournament)
         snap = StandingsSnapshot.objects.get(tournament=tournament, stage_key="")
         tournament.refresh_from_db()
         if snap.facts_version < tournament.facts_version:

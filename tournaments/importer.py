@@ -13,7 +13,6 @@ from django.db import DataError, IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-import rulesets
 from accounts.models import Family, Player
 from rulesets.base import Problem, RulesetError
 from rulesets.errors import Conflict, Invalid
@@ -110,7 +109,7 @@ def _store(facts: TournamentFacts, replace: bool) -> tuple[Tournament, bool]:
     else:
         version = 1
     tournament = Tournament.objects.create(
-        slug=facts.slug, name=facts.name, ruleset=facts.ruleset, ruleset_version=rulesets.get(facts.ruleset).version,
+        slug=facts.slug, name=facts.name, ruleset=facts.ruleset,  # save() freezes its version and rules
         settings=facts.settings, timezone=facts.timezone, starts_on=facts.starts_on, facts_version=version,
     )
     players = _ensure_players(facts)

@@ -238,11 +238,12 @@ def violation_windows(facts: TournamentFacts, now: dt.datetime,
     A window is open for a violation the portal detected (FL-15, FL-10; not annulled on appeal) while ``now`` is
     before its publication + 72 h (``detected_violation_deadline``): the stage is not final then.
     """
+    window = dt.timedelta(hours=rules_of(facts).detected_violation_hours)  # read once: this runs every recompute
     open_games: dict[tuple[str, int], Game] = {}
     for stage in facts.stages:
         for game in stage.games:
             latest = _latest_publication(game)
-            if latest is not None and now < detected_violation_closes(facts.rules, latest):
+            if latest is not None and now < latest + window:
                 open_games[(stage.key, game.number)] = game
     if not open_games:
         return []
@@ -252,9 +253,9 @@ def violation_windows(facts: TournamentFacts, now: dt.datetime,
         game = open_games.get((v.stage, v.game)) if v.game is not None else None
         if game is None or v.kind not in DETECTED_VIOLATIONS_KINDS:
             continue
-        deadline = detected_violation_deadline(facts, game, v)
-        if deadline is not None and now < deadline:
-            closes.add(deadline)
+        published = game.published_at(v.team, v.kind, v.player)
+        if published is not None and now < published + window:
+            closes.add(published + window)
     return sorted(closes)
 
 
