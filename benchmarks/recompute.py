@@ -145,26 +145,24 @@ def phases(tournament_id: int, cold: bool = False):
 
 def _phases(tournament_id: int, now, out: dict[str, float]) -> dict[str, float]:
     import rulesets
-    from rulesets.interchange import export_standings
-    from scoring.serialize import standings_details
-    from scoring.services import LATEST, Computed, load_consistent, next_recheck, store
+    from scoring.services import LATEST, Computed, load_consistent, next_recheck, rulesets_latest_is_last, store
 
     out["load"], (tournament, facts) = common.timed(lambda: load_consistent(tournament_id))
     compute = rulesets.get(facts.ruleset).compute
     ruleset = export = 0.0
     computed = []
-    latest = None
     for key in [s.key for s in facts.stages] or [None]:
         seconds, standings = common.timed(lambda key=key: compute(facts, key, now))
         ruleset += seconds
-        seconds, item = common.timed(lambda key=key, standings=standings: Computed(
-            key if key is not None else LATEST, export_standings(facts, standings), standings_details(standings)))
+        seconds, item = common.timed(lambda key=key, standings=standings: Computed.of(
+            key if key is not None else LATEST, facts, standings))
         export += seconds
         computed.append(item)
-        latest = standings
-    if facts.stages:
-        seconds, item = common.timed(lambda: Computed(LATEST, export_standings(facts, latest),
-                                                      standings_details(latest)))
+    if facts.stages and rulesets_latest_is_last(facts):  # as compute_all: the last stage's table is the latest
+        last = computed[-1]
+        computed.append(Computed(LATEST, last.export, last.details, last.summary))
+    elif facts.stages:
+        seconds, item = common.timed(lambda: Computed.of(LATEST, facts, compute(facts, None, now)))
         export += seconds
         computed.append(item)
     seconds, recheck_at = common.timed(lambda: next_recheck(facts, now))

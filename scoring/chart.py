@@ -7,6 +7,7 @@ positions and ``MAX_LINES`` teams. The SVG is drawn from it on the page
 
 from __future__ import annotations
 
+from itertools import accumulate
 from typing import Any
 
 MAX_POINTS = 60
@@ -14,12 +15,9 @@ MAX_LINES = 24
 
 
 def _cumulative(values: list) -> list[float]:
-    total = 0.0
-    out = [0.0]
-    for value in values:
-        total += float(value or 0)
-        out.append(round(total, 2))
-    return out
+    """0, then the running totals (``None`` counts 0), not rounded: ``chart_summary`` rounds what it keeps."""
+    numbers = map(float, values) if None not in values else (float(v or 0) for v in values)
+    return list(accumulate(numbers, initial=0.0))
 
 
 def sample_indexes(count: int, limit: int = MAX_POINTS) -> list[int]:
@@ -33,13 +31,15 @@ def sample_indexes(count: int, limit: int = MAX_POINTS) -> list[int]:
     return picked
 
 
-def chart_summary(series: list[tuple[str, list]], rounds: list) -> dict[str, Any] | None:
+def chart_summary(series: list[tuple[str, list]], rounds: list,
+                  cumulated: dict[int, list[float]] | None = None) -> dict[str, Any] | None:
     """What ``draw_chart`` needs, sampled and JSON-safe (its size does not depend on the number of rounds).
 
     None when there is nothing to draw. Keys: ``rounds`` (the number of rounds), ``indexes`` (the sampled
     positions 0..rounds of the cumulative series), ``low`` / ``high`` (the range of every cumulative value,
     sampled or not), ``lines`` (``[team, [cumulative points at each index]]``, at most ``MAX_LINES``) and
-    ``x_ticks`` (``[round index, raw round label]``, translated when drawn).
+    ``x_ticks`` (``[round index, raw round label]``, translated when drawn). ``cumulated``: running totals
+    already computed, by ``id`` of their list of values (several charts of the same lists share them).
     """
     series = [(team, values) for team, values in series if values][:MAX_LINES]
     if not series:
@@ -47,14 +47,22 @@ def chart_summary(series: list[tuple[str, list]], rounds: list) -> dict[str, Any
     count = max(len(values) for _team, values in series)
     if count == 0:
         return None
-    cumulative = [(team, _cumulative(values + [0] * (count - len(values)))) for team, values in series]
+    cumulated = {} if cumulated is None else cumulated
+    cumulative = []
+    for team, values in series:
+        if len(values) < count:
+            cumulative.append((team, _cumulative(values + [0] * (count - len(values)))))
+            continue
+        if id(values) not in cumulated:
+            cumulated[id(values)] = _cumulative(values)
+        cumulative.append((team, cumulated[id(values)]))
     indexes = sample_indexes(count + 1)
     labels = list(rounds) + [""] * (count - len(rounds))
     return {
         "rounds": count,
         "indexes": indexes,
-        "low": min(0.0, *(min(c) for _t, c in cumulative)),
-        "high": max(1.0, *(max(c) for _t, c in cumulative)),
-        "lines": [[team, [values[i] for i in indexes]] for team, values in cumulative],
+        "low": min(0.0, *(round(min(c), 2) for _t, c in cumulative)),  # rounding keeps the order: round the extremes
+        "high": max(1.0, *(round(max(c), 2) for _t, c in cumulative)),
+        "lines": [[team, [round(values[i], 2) for i in indexes]] for team, values in cumulative],
         "x_ticks": [[index, labels[index]] for index in sample_indexes(count, 8)],
     }

@@ -1,9 +1,13 @@
 """JSON-safe figures of a computation that pages show beside the export.
 
-``standings_details`` is everything a computation explains (``StandingsSnapshot.details``:
-at 10,000 games mostly the per-round lists of every team). ``page_summary`` is
-the small part of it that the tournament page shows (``StandingsSnapshot.summary``):
-its size does not grow with the number of games.
+``standings_details`` is what a computation explains and the pages read (``StandingsSnapshot.details``).
+``page_summary`` is the small part of it that the tournament page shows (``StandingsSnapshot.summary``):
+its size does not grow with the number of games. ``stored_figures`` gives both at once.
+
+A per-round list (``*_by_round``, one value per game of a league) longer than ``ROUNDS_KEPT`` is not stored
+(issue 20: at 10,000 games they were nine tenths of a snapshot and no page lists them): the team's row keeps
+instead its sampled chart (``chart``, ``scoring.chart.chart_summary``), which is what the team page draws, and
+the round labels are dropped with them. The page summary is computed before, from the whole lists.
 """
 
 from __future__ import annotations
@@ -14,12 +18,27 @@ from rulesets.base import Standings
 from scoring.chart import chart_summary
 from tournaments.serialize import jsonable
 
+ROUNDS_KEPT = 200  # longer per-round lists are replaced by their sampled chart when stored
+
 
 def standings_details(standings: Standings) -> dict[str, Any]:
+    """The stored details of a computation (the long per-round lists replaced by their charts)."""
+    return stored_figures(standings)[0]
+
+
+def stored_figures(standings: Standings) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the details to store, the page summary) of a computation."""
+    full = _details(standings)
+    cumulated: dict[int, list[float]] = {}  # every team's running totals, computed once for both charts
+    summary = page_summary(full, cumulated)
+    return _without_long_rounds(full, cumulated), summary
+
+
+def _details(standings: Standings) -> dict[str, Any]:
     return {
         "teams": [
             {"team": row.team, "rank": row.rank, "group": row.group, "separated_by": row.separated_by,
-             "details": jsonable(row.details)}
+             "details": _jsonable_figures(row.details)}
             for row in standings.teams
         ],
         "players": [
@@ -31,11 +50,51 @@ def standings_details(standings: Standings) -> dict[str, Any]:
     }
 
 
+def _jsonable_figures(figures: dict[str, Any]) -> Any:
+    """``jsonable``, with a per-round list of plain numbers copied as it is (a league's are 10^4 long)."""
+    if not isinstance(figures, dict):
+        return jsonable(figures)
+    out = {}
+    for key, value in figures.items():
+        if str(key).endswith(ROUND_LISTS) and isinstance(value, list) and _plain_numbers(value):
+            out[str(key)] = list(value)
+        else:
+            out[str(key)] = jsonable(value)
+    return out
+
+
+def _plain_numbers(values: list) -> bool:
+    return set(map(type, values)) <= {float, int, type(None)}
+
+
+def _without_long_rounds(details: dict[str, Any], cumulated: dict[int, list[float]]) -> dict[str, Any]:
+    extra = details.get("details") if isinstance(details.get("details"), dict) else {}
+    rounds = extra.get("rounds") if isinstance(extra.get("rounds"), list) else []
+    long_rows = [row for row in details["teams"] if any(
+        str(k).endswith(ROUND_LISTS) and isinstance(v, list) and len(v) > ROUNDS_KEPT
+        for k, v in _figures(row).items())]
+    if not long_rows and len(rounds) <= ROUNDS_KEPT:
+        return details
+    teams = []
+    for row in details["teams"]:
+        figures = _figures(row)
+        if row in long_rows:
+            kept = {k: v for k, v in figures.items() if not str(k).endswith(ROUND_LISTS)}
+            kept["chart"] = chart_summary([(row.get("team"), figures.get("points_by_round") or [])], rounds,
+                                          cumulated)
+            row = {**row, "details": kept}
+        teams.append(row)
+    if len(rounds) > ROUNDS_KEPT:
+        extra = {k: v for k, v in extra.items() if k != "rounds"}
+        extra["rounds_count"] = len(rounds)
+    return {**details, "teams": teams, "details": extra}
+
+
 SUMMARY_VERSION = 1
 ROUND_LISTS = "_by_round"  # team details keys ending so hold one value per round (per game in a league)
 
 
-def page_summary(details: dict[str, Any]) -> dict[str, Any]:
+def page_summary(details: dict[str, Any], cumulated: dict[int, list[float]] | None = None) -> dict[str, Any]:
     """What the tournament page shows of a snapshot's ``details``, with the chart already sampled.
 
     - ``teams``: each details row (team, rank, group, separated_by) with its ``details`` minus the
@@ -64,7 +123,7 @@ def page_summary(details: dict[str, Any]) -> dict[str, Any]:
         "version": SUMMARY_VERSION,
         "teams": teams,
         "notes": list(details.get("notes") or []),
-        "chart": chart_summary(series, rounds) if any(values for _team, values in series) else None,
+        "chart": chart_summary(series, rounds, cumulated) if any(values for _team, values in series) else None,
         "class_balance": extra.get("class_balance") or None,
         "still_in": _still_in(rows, rounds),
     }

@@ -19,7 +19,7 @@ from rulesets.facts import Appeal, TournamentFacts
 from rulesets.interchange import export_standings
 from scoring import appeal_effects, figures
 from scoring.models import RecomputeRun, StandingsSnapshot
-from scoring.serialize import page_summary, standings_details
+from scoring.serialize import stored_figures
 from tournaments import game_cache
 from tournaments.loader import load_facts
 from tournaments.models import Tournament
@@ -33,6 +33,13 @@ class Computed:
     stage_key: str
     export: dict[str, Any]
     details: dict[str, Any]
+    summary: dict[str, Any]
+
+    @classmethod
+    def of(cls, stage_key: str, facts: TournamentFacts, standings) -> Computed:
+        """What is stored of a computation: its export, its details and its page summary."""
+        details, summary = stored_figures(standings)
+        return cls(stage_key, export_standings(facts, standings), details, summary)
 
 
 def compute_all(facts: TournamentFacts, now: dt.datetime) -> list[Computed]:
@@ -41,12 +48,12 @@ def compute_all(facts: TournamentFacts, now: dt.datetime) -> list[Computed]:
     out: list[Computed] = []
     for stage in facts.stages:
         standings = ruleset.compute(facts, stage.key, now)
-        out.append(Computed(stage.key, export_standings(facts, standings), standings_details(standings)))
+        out.append(Computed.of(stage.key, facts, standings))
     if out and rulesets_latest_is_last(facts):
-        out.append(Computed(LATEST, out[-1].export, out[-1].details))
+        last = out[-1]
+        out.append(Computed(LATEST, last.export, last.details, last.summary))
     else:
-        latest = ruleset.compute(facts, None, now)
-        out.append(Computed(LATEST, export_standings(facts, latest), standings_details(latest)))
+        out.append(Computed.of(LATEST, facts, ruleset.compute(facts, None, now)))
     deadlines = decision_deadlines(facts)
     for item in out:
         item.details["deadlines"] = deadlines
@@ -301,7 +308,6 @@ def store(tournament: Tournament, computed: list[Computed], now: dt.datetime,
     existing = {s.stage_key: s for s in StandingsSnapshot.objects.select_for_update().filter(
         tournament=tournament).only("pk", "tournament_id", "stage_key", "facts_version")}
     keep = {c.stage_key for c in computed}
-    summaries: dict[int, dict[str, Any]] = {}
     for item in computed:
         snap = existing.get(item.stage_key)
         if snap is not None and snap.facts_version > tournament.facts_version:
@@ -316,9 +322,7 @@ def store(tournament: Tournament, computed: list[Computed], now: dt.datetime,
         snap.error = ""
         snap.export = item.export
         snap.details = item.details
-        if id(item.details) not in summaries:
-            summaries[id(item.details)] = page_summary(item.details)
-        snap.summary = summaries[id(item.details)]
+        snap.summary = item.summary
         snap.save(update_fields=SNAPSHOT_FIELDS if snap.pk else None)
     StandingsSnapshot.objects.filter(tournament=tournament).exclude(stage_key__in=keep).exclude(
         facts_version__gt=tournament.facts_version).delete()

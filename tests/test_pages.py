@@ -246,7 +246,15 @@ def _build_chart_before_the_summary(series, rounds):
         _number,
         round_label,
     )
-    from scoring.chart import MAX_LINES, _cumulative
+    from scoring.chart import MAX_LINES
+
+    def _cumulative(values: list) -> list[float]:
+        total = 0.0
+        out = [0.0]
+        for value in values:
+            total += float(value or 0)
+            out.append(round(total, 2))
+        return out
 
     series = [(team, values) for team, values in series if values][:MAX_LINES]
     if not series:

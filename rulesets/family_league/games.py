@@ -34,16 +34,16 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 from typing import NamedTuple
 
 from rulesets import mafia
 from rulesets.base import round2, to_fraction
-from rulesets.facts import SCORING_STATUSES, SIDE_OF_ROLE, Game, Penalty, Seat, Stage, TournamentFacts
-from rulesets.family_league.rules import LeagueRules, rules_of
-from rulesets.family_league.settings import PointsTable, setting
+from rulesets.facts import Game, Penalty, Seat, Stage, TournamentFacts
+from rulesets.family_league.rules import LeagueRules
+from rulesets.family_league.settings import PointsTable
 
 STAGE_ORDER = ("qualifying", "final")
 SCORES = "scores"
@@ -116,16 +116,6 @@ class Violation:
             "decided_at": self.decided_at.isoformat() if self.decided_at else None, "text": self.text,
             "number": self.number, "fine": self.fine,
         }
-
-
-@dataclass
-class LeagueAnalysis:
-    """Everything the games of a tournament give, stage by stage."""
-
-    games: dict[str, tuple[Game, ...]] = field(default_factory=dict)
-    seats: dict[str, list[SeatJudgement]] = field(default_factory=dict)
-    violations: list[Violation] = field(default_factory=list)
-    denominator: int = 1
 
 
 def ordered_stages(facts: TournamentFacts) -> list[Stage]:
@@ -224,164 +214,6 @@ def common_denominator(facts: TournamentFacts, table: PointsTable) -> int:
     return table_part * days_part
 
 
-class _Judge:
-    """Judges seats in order of play, keeping every player's count of earlier seats (FL-5, FL-15)."""
-
-    def __init__(self, facts: TournamentFacts):
-        self.facts = facts
-        self.table = PointsTable(facts.settings)
-        self.denominator = common_denominator(facts, self.table)
-        self.limit = setting(facts.settings, "max_games_per_player")
-        self.rosters = {t.name: set(t.players) for t in facts.teams}
-        self.left = {t.name: dict(t.left_at) for t in facts.teams if t.left_at}
-        self.team_dq, self.player_dq = disqualification_times(facts)
-        self.earlier: Counter[str] = Counter()
-        self.values: dict[tuple, tuple[Fraction, str, int]] = {}
-
-    def teams_in_game(self, pool: Pool | None, game: Game) -> tuple[str, ...]:
-        """The group's teams still in the tournament at the game (FL-15.4)."""
-        if pool is None:
-            return ()
-        return tuple(t for t in pool.teams if not in_force(self.team_dq, t, game))
-
-    def unentitled(self, seat: Seat, game: Game) -> str | None:
-        """Why the seat's player may not play this game for this team, or None (FL-15.2, FL-3..FL-6)."""
-        if seat.player not in self.rosters.get(seat.team, ()):
-            return f"{seat.player} is not on {seat.team}'s roster"
-        if self.left and seat.team in self.left and in_force(self.left[seat.team], seat.player, game):
-            return (f"{seat.player} left {seat.team}'s roster at {self.left[seat.team][seat.player].isoformat()} "
-                    f"(FL-3, FL-4)")
-        if self.player_dq and in_force(self.player_dq, seat.player, game):
-            return f"{seat.player} is disqualified"
-        if seat.fake_passport:
-            return f"{seat.player} used a fake passport (FL-6)"
-        if self.earlier[seat.player] >= self.limit:
-            return f"{seat.player} already played {self.earlier[seat.player]} games, the limit is {self.limit} (FL-5)"
-        return None
-
-    def value(self, seat: Seat, game: Game) -> tuple[Fraction, str, int]:
-        """``seat_value`` with its units, computed once per kind of seat (a league has few kinds)."""
-        key = (seat.role, game.outcome, seat.maniac_kills, seat.timed_out, seat.days_played, game.game_days)
-        known = self.values.get(key)
-        if known is None:
-            points, reason = seat_value(seat, game, self.table)
-            known = (points, reason, points.numerator * (self.denominator // points.denominator))
-            self.values[key] = known
-        return known
-
-    def judge(self, stage: str, game: Game, teams: tuple[str, ...]) -> list[SeatJudgement]:
-        """Judge the seats in the order the players joined (FL-15) and count them for the limit."""
-        out: list[SeatJudgement] = []
-        scoring_teams: set[str] = set()
-        number = game.number
-        zero = Fraction(0)
-        for index, seat in enumerate(game.seats):
-            problem = None
-            if seat.team not in teams:
-                verdict, problem = "foreign_player", f"{seat.team} does not take part in game {number}"
-            elif (problem := self.unentitled(seat, game)) is not None:
-                verdict = "ineligible_player"
-            elif seat.team in scoring_teams:
-                verdict, problem = "two_players", f"{seat.team} already has a player in game {number}"
-            else:
-                verdict = SCORES
-                scoring_teams.add(seat.team)
-            if verdict == SCORES:
-                points, reason, units = self.value(seat, game)
-            else:
-                points, reason, units = zero, f"{verdict} ({FL15_CODES[verdict]}): {problem}", 0
-            out.append(SeatJudgement(stage, number, index, seat.player, seat.team, SIDE_OF_ROLE[seat.role],
-                                     verdict, points, reason, units))
-        earlier = self.earlier
-        for seat in game.seats:
-            earlier[seat.player] += 1
-        return out
-
-
-_last_analysis: tuple[TournamentFacts, LeagueAnalysis] | None = None
-
-
-def analyse(facts: TournamentFacts) -> LeagueAnalysis:
-    """Judge every game of the tournament and number every violation's fine (FL-13..FL-18).
-
-    Violations annulled by an upheld appeal (FL-19, ``facts.waived_violations``) cost
-    nothing and the later fines are numbered without them. The facts are immutable and the
-    analysis is only read: the last one is reused for the same facts object (a recompute asks
-    for it once per stage and once for the FL-19 windows).
-    """
-    global _last_analysis
-    last = _last_analysis
-    if last is not None and last[0] is facts:
-        return last[1]
-    analysis = _analyse(facts)
-    _last_analysis = (facts, analysis)
-    return analysis
-
-
-def _analyse(facts: TournamentFacts) -> LeagueAnalysis:
-    judge = _Judge(facts)
-    rules = rules_of(facts)
-    analysis = LeagueAnalysis(denominator=judge.denominator)
-    for stage in ordered_stages(facts):
-        pools = stage_pools(facts, stage)
-        recorded = {g.number: g.status for g in stage.games}
-        games = tuple(sorted(mafia.effective_games(facts, stage), key=lambda g: g.number))
-        analysis.games[stage.key] = games
-        seats = analysis.seats.setdefault(stage.key, [])
-        fair_play = _fair_play_by_game(facts, stage)
-        for game in games:
-            teams = judge.teams_in_game(game_pool(pools, game), game)
-            if game.status in SCORING_STATUSES:
-                judged = judge.judge(stage.key, game, teams)
-                seats.extend(judged)
-                analysis.violations += _seat_violations(stage.key, game, judged, rules.violation_points)
-                if recorded.get(game.number) != "not_held":  # FL-15: not_held gives only FL-10's no_show
-                    analysis.violations += _no_shows_of_started_game(stage.key, game, teams,
-                                                                     rules.violation_points)
-            if recorded.get(game.number) == "not_held":
-                analysis.violations += _no_shows_of_not_held_game(stage.key, game, teams, rules.violation_points)
-            analysis.violations += fair_play.pop(game.number, [])
-        for rest in fair_play.values():
-            analysis.violations += rest
-    if facts.waived_violations:
-        waived = {(w.stage, w.game, w.team, w.kind, w.player) for w in facts.waived_violations}
-        analysis.violations = [v for v in analysis.violations
-                               if (v.stage, v.game, v.team, v.kind, v.player) not in waived]
-    _number_fines(analysis.violations, setting(facts.settings, "fine_counter"), rules)
-    return analysis
-
-
-def _seat_violations(stage: str, game: Game, judged: list[SeatJudgement], points: Fraction) -> list[Violation]:
-    """A violating seat is one penalty of its team (FL-15)."""
-    return [
-        Violation(stage=stage, game=game.number, team=j.team, kind=j.verdict, code=FL15_CODES[j.verdict],
-                  points=points, player=j.player, seat=j.index, text=j.reason)
-        for j in judged
-        if j.verdict != SCORES
-    ]
-
-
-def _no_shows_of_started_game(stage: str, game: Game, teams: tuple[str, ...], points: Fraction) -> list[Violation]:
-    """One ``no_show`` per team of a ``played`` or ``technical`` game with no seat at all (FL-15.1)."""
-    seated = {s.team for s in game.seats}
-    return [
-        Violation(stage=stage, game=game.number, team=team, kind="no_show", code="FL-15.1",
-                  points=points, text=f"{team} has no player in game {game.number}")
-        for team in teams
-        if team not in seated
-    ]
-
-
-def _no_shows_of_not_held_game(stage: str, game: Game, teams: tuple[str, ...], points: Fraction) -> list[Violation]:
-    """The teams that did not come to a game that did not start get a ``no_show`` each (FL-10)."""
-    out: list[Violation] = []
-    for team in dict.fromkeys(game.absent_teams):
-        if team in teams:
-            out.append(Violation(stage=stage, game=game.number, team=team, kind="no_show", code="FL-10",
-                                 points=points, text=f"{team} did not come to game {game.number}"))
-    return out
-
-
 def penalty_team(facts: TournamentFacts, penalty: Penalty) -> str | None:
     """The team a fair-play penalty is charged to: its own ``team``, else the player's team (FL-18)."""
     if penalty.team is not None:
@@ -397,7 +229,7 @@ def penalty_team(facts: TournamentFacts, penalty: Penalty) -> str | None:
     return next((t.name for t in facts.teams if penalty.player in t.players), None)
 
 
-def _fair_play_by_game(facts: TournamentFacts, stage: Stage) -> dict[int | None, list[Violation]]:
+def fair_play_by_game(facts: TournamentFacts, stage: Stage) -> dict[int | None, list[Violation]]:
     """The stage's fair-play penalties (FL-18), grouped by game; game-less ones under None."""
     far_future = dt.datetime.max.replace(tzinfo=dt.UTC)
     listed = [
@@ -419,7 +251,7 @@ def _fair_play_by_game(facts: TournamentFacts, stage: Stage) -> dict[int | None,
     return ordered
 
 
-def _number_fines(violations: list[Violation], counter: str, rules: LeagueRules) -> None:
+def number_fines(violations: list[Violation], counter: str, rules: LeagueRules) -> None:
     """Fine 25 + 25 x n mf, n counted per team or over the tournament (FL-17)."""
     seen: Counter[str] = Counter()
     for violation in violations:

@@ -35,6 +35,7 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from itertools import repeat
 from typing import Any
 
 from rulesets import mafia
@@ -54,15 +55,13 @@ from rulesets.base import (
 from rulesets.facts import SCORING_STATUSES, Appeal, Decision, Game, Stage, TournamentFacts
 from rulesets.family_league.games import (
     FL15_CODES,
-    LeagueAnalysis,
     Pool,
-    SeatJudgement,
     Violation,
-    analyse,
     game_pool,
     penalty_team,
     stage_pools,
 )
+from rulesets.family_league.ledger import LeagueAnalysis, StageSums, analyse
 from rulesets.family_league.rules import detected_violation_closes, rules_of
 from rulesets.family_league.settings import DEFAULT_SETTINGS as DEFAULT_SETTINGS
 from rulesets.family_league.settings import setting
@@ -239,11 +238,16 @@ def violation_windows(facts: TournamentFacts, now: dt.datetime,
     before its publication + 72 h (``detected_violation_deadline``): the stage is not final then.
     """
     window = dt.timedelta(hours=rules_of(facts).detected_violation_hours)  # read once: this runs every recompute
+    opened_after = now - window  # a window is open while its publication is later than this
     open_games: dict[tuple[str, int], Game] = {}
     for stage in facts.stages:
         for game in stage.games:
-            latest = _latest_publication(game)
-            if latest is not None and now < latest + window:
+            recorded = game.result_recorded_at
+            if game.violations_published:
+                latest = _latest_publication(game)
+                if latest is not None and latest > opened_after:
+                    open_games[(stage.key, game.number)] = game
+            elif recorded is not None and recorded > opened_after:
                 open_games[(stage.key, game.number)] = game
     if not open_games:
         return []
@@ -325,14 +329,15 @@ class _Tally:
     for a league's 10^5 seats); penalties, which are few, stay fractions.
     """
 
-    def __init__(self, team: str, denominator: int):
+    def __init__(self, team: str, denominator: int, units_by_game: dict[int, int] | None = None,
+                 mafia_by_game: dict[int, int] | None = None):
         self.team = team
         self.denominator = denominator
-        self.seat_units = 0
-        self.mafia_units = 0
+        self.units_by_game: dict[int, int] = units_by_game or {}
+        self.seat_units = sum(self.units_by_game.values())
+        self.mafia_units = sum((mafia_by_game or {}).values())
+        self.games = len(self.units_by_game)  # one scoring seat per team and game (FL-15.3)
         self.penalty_points = Fraction(0)
-        self.games = 0
-        self.units_by_game: dict[int, int] = defaultdict(int)
         self.penalty_by_game: dict[int, Fraction] = defaultdict(Fraction)
 
     @property
@@ -348,34 +353,33 @@ class _Tally:
         """Seat points minus penalty points (FL-13, FL-16, FL-18)."""
         return self.seat_points - self.penalty_points
 
-    def points_by_round(self, rounds: Sequence[int], rounded: dict[int, float]) -> list[float]:
+    def points_by_round(self, rounds: Sequence[int], rounded: _Rounded) -> list[float]:
         """The team's points in each game, rounded; ``rounded`` memoises units -> figure across teams."""
-        out = []
-        for number in rounds:
-            units = self.units_by_game.get(number, 0)
-            penalty = self.penalty_by_game.get(number)
-            if penalty:
-                out.append(round2(Fraction(units, self.denominator) - penalty))
-                continue
-            figure = rounded.get(units)
-            if figure is None:
-                figure = rounded[units] = round2(Fraction(units, self.denominator))
-            out.append(figure)
+        out = list(map(rounded.__getitem__, map(self.units_by_game.get, rounds, repeat(0, len(rounds)))))
+        if self.penalty_by_game:
+            for index, number in enumerate(rounds):
+                penalty = self.penalty_by_game.get(number)
+                if penalty:
+                    out[index] = round2(Fraction(self.units_by_game.get(number, 0), self.denominator) - penalty)
         return out
 
 
+class _Rounded(dict):
+    """Units of ``denominator`` -> the rounded figure, computed once per value."""
+
+    def __init__(self, denominator: int):
+        super().__init__()
+        self.denominator = denominator
+
+    def __missing__(self, units: int) -> float:
+        figure = self[units] = round2(Fraction(units, self.denominator))
+        return figure
+
+
 def _tallies(stage_key: str, analysis: LeagueAnalysis, teams: Sequence[str]) -> dict[str, _Tally]:
-    tallies = {team: _Tally(team, analysis.denominator) for team in teams}
-    for judged in analysis.seats.get(stage_key, []):
-        tally = tallies.get(judged.team)
-        if tally is None or judged.verdict != "scores":
-            continue
-        units = judged.units
-        tally.seat_units += units
-        if judged.side == "mafia":
-            tally.mafia_units += units
-        tally.games += 1
-        tally.units_by_game[judged.game] += units
+    sums = analysis.sums.get(stage_key) or StageSums()
+    tallies = {team: _Tally(team, analysis.denominator, sums.units.get(team), sums.mafia.get(team))
+               for team in teams}
     for violation in analysis.violations:
         tally = tallies.get(violation.team)
         if tally is None or violation.stage != stage_key:
@@ -393,7 +397,7 @@ def _fines_until(analysis: LeagueAnalysis, stage_key: str) -> list[Violation]:
 
 
 def _team_row(tally: _Tally, group: str | None, rounds: Sequence[int], fines: list[Violation],
-              rounded: dict[int, float]) -> TeamRow:
+              rounded: _Rounded) -> TeamRow:
     running = 0
     listed = []
     for violation in fines:
@@ -476,8 +480,13 @@ def _ordered_run(run: list[Ranked[TeamRow]], orders: Sequence[Sequence[str]]) ->
 
 def compute(facts: TournamentFacts, stage_key: str | None, now: dt.datetime) -> Standings:
     """Standings after ``stage_key`` (None: the latest stage of the document)."""
+    return standings_of(facts, stage_key, now, analyse(facts))
+
+
+def standings_of(facts: TournamentFacts, stage_key: str | None, now: dt.datetime,
+                 analysis: LeagueAnalysis) -> Standings:
+    """``compute`` over a given analysis of the facts (``ledger.analyse_from_scratch`` in the tests)."""
     stage = _chosen_stage(facts, stage_key)
-    analysis = analyse(facts)
     games = analysis.games.get(stage.key, ())
     complete = stage_complete(facts, stage, games)
     if stage.key == "qualifying":
@@ -490,7 +499,7 @@ def compute(facts: TournamentFacts, stage_key: str | None, now: dt.datetime) -> 
         "planned_games": planned_games(facts, stage.key),
         "complete": complete,
         "violations": [v.as_dict() for v in _fines_until(analysis, stage.key)],
-        "players": _player_details(analysis.seats.get(stage.key, []), analysis.denominator),
+        "players": _player_details(analysis.sums.get(stage.key) or StageSums(), analysis.denominator),
     })
     return standings
 
@@ -505,7 +514,7 @@ def _rows_for(stage: Stage, analysis: LeagueAnalysis, pools: Sequence[Pool],
     for violation in fines:
         by_team[violation.team].append(violation)
     out: dict[str | None, list[TeamRow]] = defaultdict(list)
-    rounded: dict[int, float] = {}
+    rounded = _Rounded(analysis.denominator)
     for pool in pools:
         for team in pool.teams:
             out[pool.name].append(_team_row(tallies[team], group_of(pool), rounds, by_team[team], rounded))
@@ -610,34 +619,28 @@ def _awards(facts: TournamentFacts, ranked: list[TeamRow], analysis: LeagueAnaly
 def _players_who_played(analysis: LeagueAnalysis) -> dict[str, set[str]]:
     """Players with at least one game for the team in the tournament, also if they left since (FL-4, FL-20).
 
-    A seat counts unless it was judged ``foreign_player`` or ``ineligible_player``.
+    A seat counts unless it was judged ``foreign_player`` or ``ineligible_player`` (``StageSums.uncounted``).
     """
     out: dict[str, set[str]] = defaultdict(set)
-    for seats in analysis.seats.values():
-        for judged in seats:
-            if judged.verdict in ("scores", "two_players"):
-                out[judged.team].add(judged.player)
+    for sums in analysis.sums.values():
+        for (player, team), seats in sums.players.items():
+            if len(seats) > sums.uncounted.get((player, team), 0):
+                out[team].add(player)
     return out
 
 
 # --- details ----------------------------------------------------------------------------------------------
 
 
-def _player_details(seats: list[SeatJudgement], denominator: int) -> list[dict[str, Any]]:
+def _player_details(sums: StageSums, denominator: int) -> list[dict[str, Any]]:
     """Each player's points, games and mafia points in the stage, best first (units of ``denominator``)."""
-    totals: dict[tuple[str, str], list[int]] = {}
-    for judged in seats:
-        entry = totals.get((judged.player, judged.team))
-        if entry is None:
-            entry = totals[(judged.player, judged.team)] = [0, 0, 0]
-        entry[0] += judged.units
-        entry[1] += 1
-        if judged.side == "mafia":
-            entry[2] += judged.units
+    totals = [((player, team), sum(seats.values()), len(seats), sum(sums.players_mafia.get((player, team), {}).values()))
+              for (player, team), seats in sums.players.items()]
+    totals.sort(key=lambda entry: (-entry[1], entry[0]))
     return [
         {"player": player, "team": team, "points": round2(Fraction(points, denominator)), "games": games,
          "mafia_points": round2(Fraction(mafia, denominator))}
-        for (player, team), (points, games, mafia) in sorted(totals.items(), key=lambda kv: (-kv[1][0], kv[0]))
+        for (player, team), points, games, mafia in totals
     ]
 
 

@@ -114,7 +114,8 @@ days_game_strategy = st.tuples(st.sampled_from(OUTCOMES), st.integers(1, 9), st.
 def test_fl13_fl14_team_points_are_the_exact_sum_of_their_seats(games_spec, table):
     """Seats add up in integer units of a common denominator: the totals equal a plain Fraction sum."""
     from rulesets import interchange
-    from rulesets.family_league.games import PointsTable, analyse, seat_value
+    from rulesets.family_league.games import PointsTable, seat_value
+    from rulesets.family_league.ledger import analyse
 
     doc = _document(games_spec)
     doc["tournament"]["settings"] = {"points_table": table}

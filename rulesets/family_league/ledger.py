@@ -1,0 +1,585 @@
+"""Every game of a family league judged once, and after a change only what the change can affect (issue 20).
+
+``analyse`` gives the ``LeagueAnalysis`` of a tournament's facts: each game's judgement (``GameRecord``: its
+seats' FL-15 verdicts and FL-13/FL-14 values, its FL-15.1/FL-10 no-shows), the per-stage sums the standings
+read (``StageSums``) and every violation with its FL-17 fine. The last ledgers are kept per tournament (the
+facts are immutable, and the loader hands the same ``Game`` object again while a game does not change), so the
+next facts of the same tournament are judged incrementally (``Ledger.update``):
+
+- a game whose effective ``Game`` object, recorded status or teams differ is judged again;
+- FL-5: a seat's verdict depends on how many seats its player had in the earlier scoring games only once that
+  count reaches ``max_games_per_player``; a changed game can therefore only change the seats of its players
+  from their limit-th seat on, and those are judged again (the players who reach the limit are tracked with the
+  positions of their seats);
+- FL-17: the fines are numbered again over the whole list of violations (one pass over the games);
+- anything else that changed (settings, rules, teams and rosters, players, decisions and appeals, the stages and
+  their groups, a ``game_days`` that changes the common denominator, a final whose teams come from its games)
+  cannot be bounded: the ledger is built again from scratch.
+
+``tests/rulesets/test_family_league_incremental.py`` checks on random sequences of edits that the incremental
+standings equal the ones computed from scratch.
+"""
+
+from __future__ import annotations
+
+import threading
+from bisect import bisect_left, insort
+from collections import Counter, OrderedDict, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import chain
+from operator import attrgetter
+from typing import NamedTuple
+
+from rulesets import mafia
+from rulesets.facts import SCORING_STATUSES, SIDE_OF_ROLE, Game, Stage, TournamentFacts
+from rulesets.family_league.games import (
+    FL15_CODES,
+    SCORES,
+    Pool,
+    SeatJudgement,
+    Violation,
+    common_denominator,
+    disqualification_times,
+    fair_play_by_game,
+    game_pool,
+    in_force,
+    number_fines,
+    ordered_stages,
+    seat_value,
+    stage_pools,
+)
+from rulesets.family_league.rules import rules_of
+from rulesets.family_league.settings import PointsTable, setting
+
+COUNTED = ("scores", "two_players")  # seats that make their player one who played for the team (FL-20)
+MAFIA_ROLES = frozenset(role for role, side in SIDE_OF_ROLE.items() if side == "mafia")
+PLAYER = attrgetter("player")
+REBUILD_SHARE = 0.2  # more changed games than this share of the tournament (and than REBUILD_MIN): build anew
+REBUILD_MIN = 32
+KEPT_LEDGERS = 4  # tournaments whose ledgers a process keeps
+
+
+class GameRecord(NamedTuple):
+    """One game as judged: ``values[i]`` is seat i's (points, reason, units); ``verdicts`` None when all score."""
+
+    position: tuple[int, int]  # (stage position, game number): the order of play
+    game: Game
+    recorded: str | None  # the status the game was recorded with (before technical results and replays)
+    teams: tuple[str, ...]
+    verdicts: tuple[str, ...] | None
+    values: tuple[tuple[Fraction, str, int], ...]
+    detected: tuple[Violation, ...]  # FL-15 seat violations, then FL-15.1 / FL-10 no-shows (not numbered)
+
+
+@dataclass
+class StageSums:
+    """What the standings read of a stage's seats, kept up to date game by game.
+
+    ``units[team][game]``: the units of the team's scoring seat in the game (FL-13, FL-14); ``mafia`` the same for
+    its mafia seats (FL-11, FL-12); ``players[(player, team)][game]``: the units of every seat of the player for
+    the team (violating seats with 0), ``players_mafia`` of their scoring mafia seats; ``uncounted[(player, team)]``: how many of them were ``foreign_player`` or
+    ``ineligible_player`` (they do not make the player one who played, FL-20).
+    """
+
+    units: dict[str, dict[int, int]] = field(default_factory=lambda: defaultdict(dict))
+    mafia: dict[str, dict[int, int]] = field(default_factory=lambda: defaultdict(dict))
+    players: dict[tuple[str, str], dict[int, int]] = field(default_factory=lambda: defaultdict(dict))
+    players_mafia: dict[tuple[str, str], dict[int, int]] = field(default_factory=lambda: defaultdict(dict))
+    uncounted: Counter[tuple[str, str]] = field(default_factory=Counter)
+
+    def add(self, record: GameRecord, sign: int = 1) -> None:
+        """Add (``sign`` 1) or take away (-1) the record's seats."""
+        number = record.game.number
+        verdicts = record.verdicts
+        if verdicts is None and sign > 0:  # every seat scores: the common case, kept short
+            players, units, mafia, players_mafia = self.players, self.units, self.mafia, self.players_mafia
+            for seat, value in zip(record.game.seats, record.values):
+                team = seat.team
+                key = (seat.player, team)
+                players[key][number] = units[team][number] = value[2]
+                if seat.role in MAFIA_ROLES:
+                    players_mafia[key][number] = mafia[team][number] = value[2]
+            return
+        for index, (seat, value) in enumerate(zip(record.game.seats, record.values)):
+            verdict = verdicts[index] if verdicts is not None else SCORES
+            units = value[2]
+            key = (seat.player, seat.team)
+            if sign > 0:
+                self.players[key][number] = units
+            else:
+                self._drop(self.players, key, number)
+            if verdict == SCORES:
+                mafia_seat = SIDE_OF_ROLE[seat.role] == "mafia"
+                if sign > 0:
+                    self.units[seat.team][number] = units
+                    if mafia_seat:
+                        self.mafia[seat.team][number] = units
+                        self.players_mafia[key][number] = units
+                elif mafia_seat:
+                    self._drop(self.units, seat.team, number)
+                    self._drop(self.mafia, seat.team, number)
+                    self._drop(self.players_mafia, key, number)
+                else:
+                    self._drop(self.units, seat.team, number)
+            elif verdict not in COUNTED:
+                self.uncounted[key] += sign
+                if not self.uncounted[key]:
+                    del self.uncounted[key]
+
+    @staticmethod
+    def _drop(table: dict, key, number: int) -> None:
+        entries = table.get(key)
+        if entries is not None:
+            entries.pop(number, None)
+            if not entries:
+                del table[key]
+
+
+class Context:
+    """What judging a game reads besides the game: the table, the rosters, the disqualifications (FL-3..FL-6)."""
+
+    def __init__(self, facts: TournamentFacts):
+        self.table = PointsTable(facts.settings)
+        self.denominator = common_denominator(facts, self.table)
+        self.limit = setting(facts.settings, "max_games_per_player")
+        self.rosters = {t.name: frozenset(t.players) for t in facts.teams}
+        self.left = {t.name: dict(t.left_at) for t in facts.teams if t.left_at}
+        self.team_dq, self.player_dq = disqualification_times(facts)
+        self.plain_pairs = frozenset(  # on the roster, never left, never disqualified: only FL-5 and FL-6 apply
+            (t.name, nick) for t in facts.teams for nick in t.players
+            if nick not in self.left.get(t.name, ()) and nick not in self.player_dq)
+        self.rules = rules_of(facts)
+        self._values: dict[tuple, tuple[Fraction, str, int]] = {}
+        self._plain: dict[tuple, dict[str, tuple[Fraction, str, int]]] = {}
+        self._team_sets: dict[int, tuple[tuple[str, ...], frozenset[str]]] = {}
+
+    def teams_in_game(self, pool: Pool | None, game: Game) -> tuple[str, ...]:
+        """The group's teams still in the tournament at the game (FL-15.4)."""
+        if pool is None:
+            return ()
+        if not self.team_dq:
+            return pool.teams
+        return tuple(t for t in pool.teams if not in_force(self.team_dq, t, game))
+
+    def value(self, seat, game: Game) -> tuple[Fraction, str, int]:
+        """``seat_value`` with its units, computed once per kind of seat (a league has few kinds)."""
+        key = (seat.role, game.outcome, seat.maniac_kills, seat.timed_out, seat.days_played, game.game_days)
+        known = self._values.get(key)
+        if known is None:
+            points, reason = seat_value(seat, game, self.table)
+            known = (points, reason, points.numerator * (self.denominator // points.denominator))
+            self._values[key] = known
+        return known
+
+    def plain_values(self, game: Game, teams: tuple[str, ...]) -> tuple[tuple[Fraction, str, int], ...] | None:
+        """Every seat's value when every seat scores (its team plays the game, its player is plainly on the
+        roster and has no fake passport, one seat per team); None otherwise. Plain seats (no timeout, no kills)
+        are looked up by role."""
+        team_set = self._team_sets.get(id(teams))
+        if team_set is None or team_set[0] is not teams:
+            team_set = self._team_sets[id(teams)] = (teams, frozenset(teams))
+        allowed = team_set[1]
+        plain = self._plain.get((game.outcome, game.game_days))
+        if plain is None:
+            plain = self._plain[(game.outcome, game.game_days)] = {}
+        pairs = self.plain_pairs
+        seen: set[str] = set()
+        out = []
+        for seat in game.seats:
+            team = seat.team
+            if team in seen or team not in allowed or (team, seat.player) not in pairs or seat.fake_passport:
+                return None
+            seen.add(team)
+            if seat.timed_out or seat.maniac_kills:
+                out.append(self.value(seat, game))
+                continue
+            known = plain.get(seat.role)
+            if known is None:
+                known = plain[seat.role] = self.value(seat, game)
+            out.append(known)
+        return tuple(out)
+
+    def unentitled(self, seat, game: Game, earlier: int) -> str | None:
+        """Why the seat's player may not play this game for this team, or None (FL-15.2, FL-3..FL-6)."""
+        if seat.player not in self.rosters.get(seat.team, ()):
+            return f"{seat.player} is not on {seat.team}'s roster"
+        if self.left and seat.team in self.left and in_force(self.left[seat.team], seat.player, game):
+            return (f"{seat.player} left {seat.team}'s roster at {self.left[seat.team][seat.player].isoformat()} "
+                    f"(FL-3, FL-4)")
+        if self.player_dq and in_force(self.player_dq, seat.player, game):
+            return f"{seat.player} is disqualified"
+        if seat.fake_passport:
+            return f"{seat.player} used a fake passport (FL-6)"
+        if earlier >= self.limit:
+            return f"{seat.player} already played {earlier} games, the limit is {self.limit} (FL-5)"
+        return None
+
+    def judge(self, position: tuple[int, int], stage_key: str, game: Game, recorded: str | None,
+              teams: tuple[str, ...], earlier: Sequence[int] | None) -> GameRecord:
+        """Judge the game's seats in the order the players joined (FL-15); ``earlier[i]``: seat i's player's seats
+        in earlier scoring games (None: no player of the game has reached the FL-5 limit)."""
+        detected: list[Violation] = []
+        verdicts: tuple[str, ...] | None = None
+        values: tuple[tuple[Fraction, str, int], ...] = ()
+        if game.status in SCORING_STATUSES:
+            plain = self.plain_values(game, teams) if earlier is None else None
+            if plain is not None:
+                values = plain
+                # one seat per team, every seat's team in the game: a team is missing when there are fewer seats
+                if recorded != "not_held" and len(game.seats) < len(teams):  # FL-15: not_held: FL-10's no_show
+                    detected += _no_shows_of_started_game(stage_key, game, teams, self.rules.violation_points)
+            else:
+                verdicts, values = self._judge_seats(game, teams, earlier)
+                detected += _seat_violations(stage_key, game, verdicts, values, self.rules.violation_points)
+                if recorded != "not_held":
+                    detected += _no_shows_of_started_game(stage_key, game, teams, self.rules.violation_points)
+        if recorded == "not_held":
+            detected += _no_shows_of_not_held_game(stage_key, game, teams, self.rules.violation_points)
+        return GameRecord(position, game, recorded, teams, verdicts, values, tuple(detected) if detected else ())
+
+    def _judge_seats(self, game: Game, teams: tuple[str, ...], earlier: Sequence[int] | None):
+        verdicts: list[str] = []
+        values: list[tuple[Fraction, str, int]] = []
+        scoring_teams: set[str] = set()
+        number = game.number
+        zero = Fraction(0)
+        for index, seat in enumerate(game.seats):
+            problem = None
+            if seat.team not in teams:
+                verdict, problem = "foreign_player", f"{seat.team} does not take part in game {number}"
+            elif (problem := self.unentitled(seat, game, earlier[index] if earlier else 0)) is not None:
+                verdict = "ineligible_player"
+            elif seat.team in scoring_teams:
+                verdict, problem = "two_players", f"{seat.team} already has a player in game {number}"
+            else:
+                verdict = SCORES
+                scoring_teams.add(seat.team)
+            verdicts.append(verdict)
+            if verdict == SCORES:
+                values.append(self.value(seat, game))
+            else:
+                values.append((zero, f"{verdict} ({FL15_CODES[verdict]}): {problem}", 0))
+        return tuple(verdicts), tuple(values)
+
+
+def _seat_violations(stage: str, game: Game, verdicts: Sequence[str], values, points: Fraction) -> list[Violation]:
+    """A violating seat is one penalty of its team (FL-15)."""
+    return [
+        Violation(stage=stage, game=game.number, team=seat.team, kind=verdict, code=FL15_CODES[verdict],
+                  points=points, player=seat.player, seat=index, text=value[1])
+        for index, (seat, verdict, value) in enumerate(zip(game.seats, verdicts, values))
+        if verdict != SCORES
+    ]
+
+
+def _no_shows_of_started_game(stage: str, game: Game, teams: tuple[str, ...], points: Fraction) -> list[Violation]:
+    """One ``no_show`` per team of a ``played`` or ``technical`` game with no seat at all (FL-15.1)."""
+    seated = {s.team for s in game.seats}
+    if seated.issuperset(teams):
+        return []
+    return [
+        Violation(stage=stage, game=game.number, team=team, kind="no_show", code="FL-15.1",
+                  points=points, text=f"{team} has no player in game {game.number}")
+        for team in teams
+        if team not in seated
+    ]
+
+
+def _no_shows_of_not_held_game(stage: str, game: Game, teams: tuple[str, ...], points: Fraction) -> list[Violation]:
+    """The teams that did not come to a game that did not start get a ``no_show`` each (FL-10)."""
+    return [Violation(stage=stage, game=game.number, team=team, kind="no_show", code="FL-10",
+                      points=points, text=f"{team} did not come to game {game.number}")
+            for team in dict.fromkeys(game.absent_teams) if team in teams]
+
+
+@dataclass
+class LeagueAnalysis:
+    """Everything the games of a tournament give, stage by stage (read it before the next ``analyse`` of the
+    same tournament: the sums are the ledger's, kept up to date)."""
+
+    games: dict[str, tuple[Game, ...]]
+    records: dict[str, list[GameRecord]]
+    sums: dict[str, StageSums]
+    violations: list[Violation]
+    denominator: int
+
+    @property
+    def seats(self) -> dict[str, list[SeatJudgement]]:
+        """Every judged seat, stage by stage, in order of play."""
+        out: dict[str, list[SeatJudgement]] = {}
+        for stage_key, records in self.records.items():
+            seats = out[stage_key] = []
+            for record in records:
+                game = record.game
+                for index, (seat, value) in enumerate(zip(game.seats, record.values)):
+                    verdict = record.verdicts[index] if record.verdicts is not None else SCORES
+                    seats.append(SeatJudgement(stage_key, game.number, index, seat.player, seat.team,
+                                               SIDE_OF_ROLE[seat.role], verdict, value[0], value[1], value[2]))
+        return out
+
+
+def _stage_signature(stage: Stage) -> tuple:
+    return stage.key, stage.teams, stage.groups, stage.seed
+
+
+def _context_signature(facts: TournamentFacts) -> tuple:
+    """Every fact a game's judgement reads besides the games (compared by value)."""
+    return (facts.settings, facts.rules, facts.teams, facts.players, facts.decisions, facts.appeals,
+            tuple(_stage_signature(s) for s in ordered_stages(facts)))
+
+
+def _pools_from_games(facts: TournamentFacts, stage: Stage) -> bool:
+    """A final without groups after a qualifying stage takes its teams from its games (``stage_pools``)."""
+    return not stage.groups and stage.key == "final" and facts.stage("qualifying") is not None
+
+
+def _game_days(facts: TournamentFacts) -> Counter[int]:
+    return Counter(g.game_days for stage in facts.stages for g in stage.games if g.game_days)
+
+
+class Ledger:
+    """The judged games of one tournament and the sums over them (see the module's docstring)."""
+
+    def __init__(self, facts: TournamentFacts):
+        self.facts = facts
+        self.signature = _context_signature(facts)
+        self.context = Context(facts)
+        self.game_days = _game_days(facts)
+        self.stages = ordered_stages(facts)
+        self.pools = [stage_pools(facts, stage) for stage in self.stages]
+        self.records: list[dict[int, GameRecord]] = []
+        self.sums: list[StageSums] = []
+        self.games: list[tuple[Game, ...]] = []
+        limit = self.context.limit
+        effective = self._effective(facts)
+        scoring = [g for games in effective for g in games if g.status in SCORING_STATUSES]
+        # a player has one seat per game: with no more scoring games than the limit nobody reaches it (FL-5)
+        self.seat_totals: Counter[str] | None = Counter(map(PLAYER, chain.from_iterable(
+            g.seats for g in scoring))) if len(scoring) > limit else None
+        self.over_limit = {player for player, count in (self.seat_totals or {}).items() if count > limit}
+        self.positions: dict[str, list[tuple[int, int]]] = defaultdict(list)  # over-limit players' scoring seats
+        earlier: Counter[str] = Counter()
+        for stage_index, (stage, games) in enumerate(zip(self.stages, effective)):
+            recorded = {g.number: g.status for g in stage.games}
+            sums = StageSums()
+            records: dict[int, GameRecord] = {}
+            pools = self.pools[stage_index]
+            for game in games:
+                position = (stage_index, game.number)
+                counts = None
+                scoring = game.status in SCORING_STATUSES
+                if scoring and self.over_limit and not self.over_limit.isdisjoint(s.player for s in game.seats):
+                    counts = [earlier[s.player] for s in game.seats]
+                    for seat in game.seats:
+                        earlier[seat.player] += 1
+                        if seat.player in self.over_limit:
+                            self.positions[seat.player].append(position)
+                record = self.context.judge(position, stage.key, game, recorded.get(game.number),
+                                            self.context.teams_in_game(game_pool(pools, game), game), counts)
+                records[game.number] = record
+                sums.add(record)
+            self.records.append(records)
+            self.sums.append(sums)
+            self.games.append(games)
+
+    def _effective(self, facts: TournamentFacts) -> list[tuple[Game, ...]]:
+        return [tuple(sorted(mafia.effective_games(facts, stage), key=lambda g: g.number)) for stage in self.stages]
+
+    def update(self, facts: TournamentFacts) -> bool:
+        """Judge again what changed since the facts this ledger holds; False when it cannot be bounded."""
+        if facts is self.facts:
+            return True
+        if _context_signature(facts) != self.signature:
+            return False
+        if any(_pools_from_games(facts, stage) for stage in self.stages):
+            return False
+        stages = ordered_stages(facts)
+        effective = [tuple(sorted(mafia.effective_games(facts, stage), key=lambda g: g.number)) for stage in stages]
+        changed: list[tuple[int, int]] = []  # positions of the games judged again
+        for stage_index, games in enumerate(effective):
+            records = self.records[stage_index]
+            added = 0
+            for game in games:
+                record = records.get(game.number)
+                if record is None:
+                    added += 1
+                    changed.append((stage_index, game.number))
+                elif record.game is not game:
+                    changed.append((stage_index, game.number))
+            if len(records) != len(games) - added:
+                numbers = {g.number for g in games}
+                changed += [(stage_index, n) for n in records if n not in numbers]
+        if not changed:
+            self.facts, self.stages, self.games = facts, stages, effective
+            return True
+        if len(changed) > max(REBUILD_MIN, REBUILD_SHARE * sum(len(r) for r in self.records)):
+            return False
+        days = _game_days(facts)
+        if set(days) != set(self.game_days) and common_denominator(facts, self.context.table) != (
+                self.context.denominator):
+            return False
+        if self.seat_totals is None and sum(g.status in SCORING_STATUSES for games in effective for g in games) > (
+                self.context.limit):
+            return False  # the seats were not counted: now a player may reach the FL-5 limit
+        self.game_days = days
+        new_games = {(i, g.number): g for i, games in enumerate(effective) for g in games}
+        again = self._limit_affected(changed, new_games)
+        self.facts, self.stages, self.games = facts, stages, effective
+        recorded: dict[int, dict[int, str]] = {}
+        for position in sorted(set(changed) | again):
+            self._judge_again(position, new_games.get(position), recorded)
+        return True
+
+    def _scoring_players(self, game: Game | None) -> list[str]:
+        return [s.player for s in game.seats] if game is not None and game.status in SCORING_STATUSES else []
+
+    def _limit_affected(self, changed: list[tuple[int, int]], new_games: dict[tuple[int, int], Game],
+                        ) -> set[tuple[int, int]]:
+        """FL-5: the games whose seats' counts of earlier seats reach the limit before or after the change."""
+        limit = self.context.limit
+        if self.seat_totals is None:
+            return set()
+        moves: list[tuple[tuple[int, int], list[str], list[str]]] = []
+        for position in changed:
+            old = self.records[position[0]].get(position[1])
+            moves.append((position, self._scoring_players(old.game if old is not None else None),
+                          self._scoring_players(new_games.get(position))))
+        touched = {player for _position, before, after in moves for player in (*before, *after)}
+        affected: set[tuple[int, int]] = set()
+        for player in touched:  # the seats at or over the limit before the change
+            affected.update(self.positions.get(player, ())[limit:])
+        for position, before, after in moves:
+            for player in before:
+                self.seat_totals[player] -= 1
+                if player in self.positions:
+                    self.positions[player].remove(position)
+            for player in after:
+                self.seat_totals[player] += 1
+                if player in self.positions:
+                    insort(self.positions[player], position)
+        for player in touched:
+            total = self.seat_totals[player]
+            if total <= 0:
+                del self.seat_totals[player]
+            if total > limit and player not in self.over_limit:
+                self.over_limit.add(player)
+                self.positions[player] = self._positions_of(player, new_games)
+            elif total <= limit and player in self.over_limit:
+                self.over_limit.discard(player)
+                self.positions.pop(player, None)
+            affected.update(self.positions.get(player, ())[limit:])  # ... and after it
+        return affected
+
+    def _positions_of(self, player: str, new_games: dict[tuple[int, int], Game]) -> list[tuple[int, int]]:
+        return sorted(position for position, game in new_games.items()
+                      if game.status in SCORING_STATUSES and any(s.player == player for s in game.seats))
+
+    def _judge_again(self, position: tuple[int, int], game: Game | None, recorded: dict[int, dict[int, str]],
+                     ) -> None:
+        stage_index, number = position
+        records, sums = self.records[stage_index], self.sums[stage_index]
+        old = records.pop(number, None)
+        if old is not None:
+            sums.add(old, -1)
+        if game is None:
+            return
+        stage = self.stages[stage_index]
+        status = game.status
+        if status in ("technical", "annulled"):  # a technical result or a replay may have changed it
+            if stage_index not in recorded:
+                recorded[stage_index] = {g.number: g.status for g in stage.games}
+            status = recorded[stage_index].get(number)
+        counts = None
+        if game.status in SCORING_STATUSES and not self.over_limit.isdisjoint(s.player for s in game.seats):
+            counts = [bisect_left(self.positions[s.player], position) if s.player in self.positions else 0
+                      for s in game.seats]
+        record = self.context.judge(position, stage.key, game, status,
+                                    self.context.teams_in_game(game_pool(self.pools[stage_index], game), game),
+                                    counts)
+        records[number] = record
+        sums.add(record)
+
+    def analysis(self) -> LeagueAnalysis:
+        """The analysis of the facts the ledger holds: its violations listed in order of play and numbered."""
+        facts = self.facts
+        violations: list[Violation] = []
+        ordered_records: dict[str, list[GameRecord]] = {}
+        for stage, games, records in zip(self.stages, self.games, self.records):
+            fair_play = fair_play_by_game(facts, stage)
+            listed = ordered_records[stage.key] = [records[g.number] for g in games]
+            for record in listed:
+                if record.detected:
+                    violations += _copies(record.detected)
+                if fair_play:
+                    violations += fair_play.pop(record.game.number, [])
+            for rest in fair_play.values():
+                violations += rest
+        if facts.waived_violations:
+            waived = {(w.stage, w.game, w.team, w.kind, w.player) for w in facts.waived_violations}
+            violations = [v for v in violations if (v.stage, v.game, v.team, v.kind, v.player) not in waived]
+        number_fines(violations, setting(facts.settings, "fine_counter"), self.context.rules)
+        return LeagueAnalysis(
+            games={stage.key: games for stage, games in zip(self.stages, self.games)},
+            records=ordered_records,
+            sums={stage.key: sums for stage, sums in zip(self.stages, self.sums)},
+            violations=violations,
+            denominator=self.context.denominator,
+        )
+
+
+def _copies(drafts: Iterable[Violation]) -> list[Violation]:
+    """Fresh violations to number (FL-17), so that a kept record's drafts never change."""
+    return [Violation(stage=v.stage, game=v.game, team=v.team, kind=v.kind, code=v.code, points=v.points,
+                      player=v.player, seat=v.seat, decided_at=v.decided_at, text=v.text) for v in drafts]
+
+
+class _Kept:
+    """The last ledgers, per tournament, and the analysis of the last facts asked for."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.ledgers: OrderedDict[str, Ledger] = OrderedDict()
+        self.last: tuple[TournamentFacts, LeagueAnalysis] | None = None
+
+
+_kept = _Kept()
+
+
+def analyse(facts: TournamentFacts) -> LeagueAnalysis:
+    """Judge every game of the tournament and number every violation's fine (FL-13..FL-18), incrementally when
+    the facts are a later version of a tournament judged before.
+
+    Violations annulled by an upheld appeal (FL-19, ``facts.waived_violations``) cost nothing and the later fines
+    are numbered without them. The analysis of the same facts object is reused (a recompute asks for it once per
+    stage and once for the FL-19 windows).
+    """
+    with _kept.lock:
+        last = _kept.last
+        if last is not None and last[0] is facts:
+            return last[1]
+        ledger = _kept.ledgers.pop(facts.slug, None)
+        if ledger is None or not ledger.update(facts):
+            ledger = Ledger(facts)
+        _kept.ledgers[facts.slug] = ledger
+        while len(_kept.ledgers) > KEPT_LEDGERS:
+            _kept.ledgers.popitem(last=False)
+        analysis = ledger.analysis()
+        _kept.last = (facts, analysis)
+        return analysis
+
+
+def analyse_from_scratch(facts: TournamentFacts) -> LeagueAnalysis:
+    """The analysis built without any kept ledger (and keeping none): what ``analyse`` must always equal."""
+    return Ledger(facts).analysis()
+
+
+def forget() -> None:
+    """Drop every kept ledger."""
+    with _kept.lock:
+        _kept.ledgers.clear()
+        _kept.last = None
+
+
+__all__ = ["GameRecord", "LeagueAnalysis", "Ledger", "StageSums", "analyse", "analyse_from_scratch", "forget"]

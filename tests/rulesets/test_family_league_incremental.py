@@ -1,0 +1,168 @@
+"""Issue 20, item 2: after a change of the facts the family league is judged incrementally
+(``rulesets.family_league.ledger``); the standings must always equal the ones computed from scratch.
+
+The edits are those a portal makes: one game's result saved again (the other games keep their objects, as the
+loader's game cache hands them), a game added or removed, now and then a change the ledger cannot bound (the
+settings, a decision). The tournaments are small but dense in what the incremental path must get right: a
+low FL-5 game limit (2..4 games) with few players per team, foreign and ineligible players, two players of a
+team in one game, fake passports (FL-6), not held games with absent teams (FL-10), timeouts with several
+``game_days`` (the common denominator, FL-14), both FL-17 fine counters, and two stages (FL-5 counts across
+them).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulesets.facts import Decision, Game, Group, Seat, Stage, Team, TournamentFacts
+from rulesets.family_league import ledger
+from rulesets.family_league.standings import standings_of
+from rulesets.interchange import export_standings
+from scoring.serialize import standings_details
+
+NOW = dt.datetime(2015, 1, 1, tzinfo=dt.UTC)
+TEAMS = [f"Fam{i:02d}" for i in range(1, 6)]
+GROUPS = {"A": TEAMS[:3], "B": TEAMS[3:]}
+ROLES = ("civilian", "civilian", "commissar", "doctor", "mafia", "don", "maniac")
+START = dt.datetime(2014, 9, 1, 19, tzinfo=dt.UTC)
+
+
+def _seat(rng: random.Random, teams: list[str], game_days: int | None) -> Seat:
+    team = rng.choice(teams if rng.random() < 0.9 else TEAMS)  # now and then a team of another group (FL-15.4)
+    roll = rng.random()
+    if roll < 0.8:
+        player = f"{team}-p{rng.randint(1, 3)}"
+    elif roll < 0.9:
+        player = f"{rng.choice(TEAMS)}-p1"  # another team's player (FL-15.2)
+    else:
+        player = "stranger"
+    role = rng.choice(ROLES)
+    timed_out = rng.random() < 0.2
+    days = rng.randint(0, game_days or 0) if timed_out else game_days
+    return Seat(player=player, team=team, role=role, timed_out=timed_out, days_played=days,
+                maniac_kills=rng.randint(0, 3) if role == "maniac" else 0, fake_passport=rng.random() < 0.05)
+
+
+def _game(rng: random.Random, number: int, group: str | None) -> Game:
+    teams = GROUPS[group] if group else TEAMS
+    status = rng.choice(("played", "played", "played", "played", "technical", "not_held", "scheduled"))
+    when = START + dt.timedelta(hours=3 * number)
+    if status == "not_held":
+        return Game(number=number, status=status, group=group, scheduled_at=when,
+                    absent_teams=tuple(rng.sample(teams, rng.randint(0, len(teams)))))
+    if status == "scheduled":
+        return Game(number=number, status=status, group=group, scheduled_at=when)
+    game_days = rng.choice((None, 2, 3, 5))
+    seats, seen = [], set()
+    for _ in range(rng.randint(0, len(teams) + 1)):
+        seat = _seat(rng, teams, game_days)
+        if seat.player not in seen:  # one seat per player and game (the ruleset refuses a second)
+            seen.add(seat.player)
+            seats.append(seat)
+    return Game(number=number, status=status, group=group, scheduled_at=when, game_days=game_days,
+                outcome=rng.choice(("civilians", "mafia", "maniac", "draw")), seats=tuple(seats))
+
+
+def _facts(rng: random.Random) -> TournamentFacts:
+    qualifying = tuple(_game(rng, n, rng.choice(tuple(GROUPS))) for n in range(1, rng.randint(2, 8)))
+    final = tuple(_game(rng, n, None) for n in range(1, rng.randint(2, 8)))
+    return TournamentFacts(
+        slug=f"incremental-{rng.random()}", name="incremental", ruleset="family_league",
+        timezone="Europe/Moscow", starts_on=dt.date(2014, 9, 1),
+        settings={"max_games_per_player": rng.randint(2, 4), "fine_counter": rng.choice(("team", "tournament"))},
+        teams=tuple(Team(name=t, captain=f"{t}-p1", players=(f"{t}-p1", f"{t}-p2", f"{t}-p3")) for t in TEAMS),
+        stages=(Stage(key="qualifying", groups=tuple(Group(name=g, teams=tuple(t)) for g, t in GROUPS.items()),
+                      games=qualifying),
+                Stage(key="final", groups=(Group(name="Ф", teams=tuple(TEAMS)),), games=final)),
+    )
+
+
+def _edit(rng: random.Random, facts: TournamentFacts) -> TournamentFacts:
+    """One change of the facts; the games it does not touch keep their objects."""
+    roll = rng.random()
+    if roll < 0.06:
+        return dataclasses.replace(facts, settings={**facts.settings,
+                                                     "max_games_per_player": rng.randint(2, 4)})
+    if roll < 0.1:
+        stage = rng.choice(facts.stages)
+        if not stage.games:
+            return facts
+        decision = Decision(index=len(facts.decisions) + 1, kind="technical_result", stage=stage.key,
+                            game=rng.choice(stage.games).number, outcome="mafia")
+        return dataclasses.replace(facts, decisions=(*facts.decisions, decision))
+    index = rng.randrange(len(facts.stages))
+    stage = facts.stages[index]
+    games = list(stage.games)
+    group = (lambda: rng.choice(tuple(GROUPS))) if stage.key == "qualifying" else (lambda: None)
+    if roll < 0.25 or not games:
+        number = max((g.number for g in games), default=0) + 1
+        games.insert(rng.randint(0, len(games)), _game(rng, number, group()))  # the loader's order is not play's
+    elif roll < 0.35:
+        games.pop(rng.randrange(len(games)))
+    else:
+        position = rng.randrange(len(games))
+        games[position] = _game(rng, games[position].number, games[position].group)
+    stages = list(facts.stages)
+    stages[index] = dataclasses.replace(stage, games=tuple(games))
+    return dataclasses.replace(facts, stages=tuple(stages))
+
+
+def _tables(facts: TournamentFacts, analysis: ledger.LeagueAnalysis) -> list:
+    out = [[v.as_dict() for v in analysis.violations], analysis.seats, analysis.denominator]
+    for stage_key in ("qualifying", "final", None):
+        computed = standings_of(facts, stage_key, NOW, analysis)
+        out.append((export_standings(facts, computed), standings_details(computed)))
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(5, 15))
+def test_incremental_tables_equal_the_tables_from_scratch_on_random_edits(rng: random.Random, edits: int):
+    """Issue 20 item 2 (FL-5, FL-10, FL-13..FL-17): the ledger updated edit after edit gives, after every edit,
+    the violations, seats and tables (every stage and the latest) computed from scratch."""
+    facts = _facts(rng)
+    kept = ledger.Ledger(facts)
+    updated = 0
+    for _ in range(edits):
+        facts = _edit(rng, facts)
+        if kept.update(facts):
+            updated += 1
+        else:
+            kept = ledger.Ledger(facts)
+        assert _tables(facts, kept.analysis()) == _tables(facts, ledger.analyse_from_scratch(facts))
+    assert updated  # most edits are of games: the incremental path ran
+
+
+def test_a_saved_result_is_judged_incrementally_and_a_settings_change_is_not():
+    """Issue 20 item 2: a changed game is judged again alone; a change the ledger cannot bound rebuilds it."""
+    rng = random.Random(7)
+    facts = _facts(rng)
+    kept = ledger.Ledger(facts)
+    stage = facts.stages[1]
+    changed = dataclasses.replace(stage.games[0], outcome="draw" if stage.games[0].outcome != "draw" else "mafia")
+    edited = dataclasses.replace(facts, stages=(facts.stages[0], dataclasses.replace(
+        stage, games=(changed, *stage.games[1:]))))
+    untouched = {n: r for n, r in kept.records[0].items()}
+    assert kept.update(edited)
+    assert all(kept.records[0][n] is record for n, record in untouched.items())  # the other stage: not judged
+    assert kept.records[1][changed.number].game is changed
+    assert not kept.update(dataclasses.replace(edited, settings={**edited.settings, "fine_counter": "tournament"
+                                                                 if edited.settings["fine_counter"] == "team"
+                                                                 else "team"}))
+
+
+def test_the_kept_ledger_follows_the_tournament_through_analyse():
+    """Issue 20 item 2: ``analyse`` keeps one ledger per tournament and updates it; its tables are the scratch ones."""
+    rng = random.Random(11)
+    ledger.forget()
+    facts = _facts(rng)
+    ledger.analyse(facts)
+    for _ in range(10):
+        facts = _edit(rng, facts)
+        assert _tables(facts, ledger.analyse(facts)) == _tables(facts, ledger.analyse_from_scratch(facts))
+    ledger.forget()
