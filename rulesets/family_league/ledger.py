@@ -398,6 +398,7 @@ class Ledger:
         stages = ordered_stages(facts)
         effective = [tuple(sorted(mafia.effective_games(facts, stage), key=lambda g: g.number)) for stage in stages]
         changed: list[tuple[int, int]] = []  # positions of the games judged again
+        too_many = max(REBUILD_MIN, REBUILD_SHARE * sum(len(r) for r in self.records))
         for stage_index, games in enumerate(effective):
             records = self.records[stage_index]
             added = 0
@@ -408,13 +409,15 @@ class Ledger:
                     changed.append((stage_index, game.number))
                 elif record.game is not game:
                     changed.append((stage_index, game.number))
+                    if len(changed) > too_many:  # every game read anew (a cold cache): build from scratch
+                        return False
             if len(records) != len(games) - added:
                 numbers = {g.number for g in games}
                 changed += [(stage_index, n) for n in records if n not in numbers]
         if not changed:
             self.facts, self.stages, self.games = facts, stages, effective
             return True
-        if len(changed) > max(REBUILD_MIN, REBUILD_SHARE * sum(len(r) for r in self.records)):
+        if len(changed) > too_many:
             return False
         days = _game_days(facts)
         if set(days) != set(self.game_days) and common_denominator(facts, self.context.table) != (
