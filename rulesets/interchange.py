@@ -745,6 +745,11 @@ def parse_game(r: Reader, raw: Any, path: str) -> Game | None:
         r.fail(f"{path}.seats", f"a {status} game has no seats")
     game_days = r.integer(g.get("game_days"), f"{path}.game_days", minimum=0, maximum=MAX_GAME_DAYS)
     for i, s in enumerate(raw_seats):
+        seat = _plain_seat(s, game_days)
+        if seat is not None and seat.player not in seen_players:
+            seen_players.add(seat.player)
+            seats.append(seat)
+            continue
         spath = f"{path}.seats[{i}]"
         sd = r.obj(s, spath, SEAT_KEYS, {"player", "team", "role"})
         if sd is None:
@@ -795,6 +800,43 @@ def parse_game(r: Reader, raw: Any, path: str) -> Game | None:
         no_show_eliminated=tuple(no_show),
         seats=tuple(seats),
     )
+
+
+_ROLE_SET = frozenset(ROLES)
+
+
+def _plain_seat(s: Any, game_days: int | None) -> Seat | None:
+    """The seat, when it is plainly valid: known keys only, each value of its type and within its bounds, kills only
+    for the maniac, days within the game's. Else None, and ``parse_game`` reads it value by value, naming
+    each problem. Only a speed-up: it accepts nothing the full reading would refuse (a 10,000-game league has
+    150,000 seats)."""
+    if type(s) is not dict or not s.keys() <= SEAT_KEYS:
+        return None
+    get = s.get
+    player, team, role = get("player"), get("team"), get("role")
+    if (type(player) is not str or type(team) is not str or type(role) is not str or role not in _ROLE_SET
+            or len(player) > MAX_NAME or len(team) > MAX_NAME or not player.strip() or not team.strip()):
+        return None
+    stats, days, kills = get("stats"), get("days_played"), get("maniac_kills")
+    if not (stats is None or (type(stats) is int and 0 <= stats <= MAX_INT)):
+        return None
+    if not (days is None or (type(days) is int and 0 <= days <= MAX_GAME_DAYS)):
+        return None
+    if days is not None and game_days is not None and days > game_days:
+        return None
+    if kills is None:
+        kills = 0
+    elif type(kills) is not int or not 0 <= kills <= MAX_SEATS - 1 or (kills and role != "maniac"):
+        return None
+    timed_out, final, fake = get("timed_out"), get("in_final_phase"), get("fake_passport")
+    if not (_flag(timed_out) and _flag(final) and _flag(fake)):
+        return None
+    return Seat(player, team, role, stats, timed_out is True, days, kills, final is True, fake is True)
+
+
+def _flag(value: Any) -> bool:
+    """None, true or false, by identity (``0 == False``, and 0 is not a boolean)."""
+    return value is None or value is True or value is False
 
 
 def parse_tour(r: Reader, raw: Any, path: str) -> Tour | None:

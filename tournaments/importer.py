@@ -2,6 +2,10 @@
 
 The document is parsed and judged by the pure parser and the ruleset first;
 only a document without a single problem is stored, in one transaction.
+The rows that grow with the document (games, seats, roster entries, masks, ...) are written in one bulk
+write per table (``tournaments.bulk``: ``COPY`` on PostgreSQL), so an import runs the same few dozen
+statements whatever its size; the few rows whose keys the others need (stages, teams, groups, tours) and
+the rare ones (penalties, decisions, appeals) go through the ORM.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from rulesets.base import Problem, RulesetError
 from rulesets.errors import Conflict, Invalid
 from rulesets.facts import TournamentFacts
 from rulesets.interchange import MAX_DOCUMENT_DEPTH, nesting_path, parse_document, safe_text
+from tournaments import bulk
 from tournaments.audit import record
 from tournaments.changes import bulk_change, mark_changed
 from tournaments.models import (
@@ -39,6 +44,11 @@ from tournaments.models import (
     TournamentFamily,
     Withdrawal,
 )
+
+GAME_FIELDS = ("stage_id", "number", "group_id", "group_label", "round", "scheduled_at", "status", "outcome", "omon",
+               "game_days", "link", "result_recorded_at")
+SEAT_FIELDS = ("game_id", "order", "player_id", "team_id", "role", "stats", "timed_out", "days_played",
+               "maniac_kills", "in_final_phase", "fake_passport")
 
 
 class ImportRefused(Invalid):
@@ -114,37 +124,37 @@ def _store(facts: TournamentFacts, replace: bool) -> tuple[Tournament, bool]:
     )
     players = _ensure_players(facts)
     families = _ensure_families(facts, players, owned, tournament)
-    Participant.objects.bulk_create([
-        Participant(tournament=tournament, player=players[p.nick], order=i, level=p.level,
-                    disqualified=p.disqualified, banned=p.banned,
-                    family=families.get(p.family) if p.family else None)
+    bulk.insert(Participant, ("tournament_id", "player_id", "order", "level", "disqualified", "banned", "family_id"), [
+        (tournament.pk, players[p.nick], i, p.level, p.disqualified, p.banned,
+         families[p.family].pk if p.family and p.family in families else None)
         for i, p in enumerate(facts.players)
     ])
-    TournamentFamily.objects.bulk_create([
-        TournamentFamily(tournament=tournament, family=families[f.name], order=i)
-        for i, f in enumerate(facts.families)
-    ])
-    top_teams = _create_teams(tournament, None, facts.teams, players, families)
+    bulk.insert(TournamentFamily, ("tournament_id", "family_id", "order"),
+                [(tournament.pk, families[f.name].pk, i) for i, f in enumerate(facts.families)])
+    rosters: list[tuple] = []
+    top_teams = _create_teams(tournament, None, facts.teams, players, families, rosters)
     stages: dict[str, Stage] = {}
     teams_of_stage: dict[str, dict[str, Team]] = {}
-    games_of_stage: dict[str, dict[int, Game]] = {}
+    games_of_stage: dict[str, dict[int, int]] = {}
     tours_of_stage: dict[str, dict[int, Tour]] = {}
+    group_teams: list[tuple] = []
     imported_at = timezone.now()
     for order, fstage in enumerate(facts.stages):
         stage = Stage.objects.create(tournament=tournament, key=fstage.key, order=order, seed=fstage.seed or "",
                                      published_at=imported_at)
         stages[fstage.key] = stage
         teams = dict(top_teams)
-        teams.update(_create_teams(tournament, stage, fstage.teams, players, families))
+        teams.update(_create_teams(tournament, stage, fstage.teams, players, families, rosters))
         teams_of_stage[fstage.key] = teams
-        groups = {}
-        for gorder, fgroup in enumerate(fstage.groups):
-            group = Group.objects.create(stage=stage, name=fgroup.name, order=gorder)
-            groups[fgroup.name] = group
-            GroupTeam.objects.bulk_create([GroupTeam(group=group, team=teams[t], order=i)
-                                           for i, t in enumerate(fgroup.teams)])
+        created = Group.objects.bulk_create([Group(stage=stage, name=g.name, order=i)
+                                             for i, g in enumerate(fstage.groups)])
+        groups = {group.name: group for group in created}
+        group_teams += [(group.pk, teams[t].pk, i) for group, g in zip(created, fstage.groups)
+                        for i, t in enumerate(g.teams)]
         games_of_stage[fstage.key] = _create_games(stage, fstage.games, groups, teams, players, imported_at)
         tours_of_stage[fstage.key] = _create_tours(stage, fstage.tours, teams)
+    bulk.insert(RosterEntry, ("team_id", "player_id", "order", "left_at"), rosters)
+    bulk.insert(GroupTeam, ("group_id", "team_id", "order"), group_teams)
     all_teams = dict(top_teams)
     for teams in teams_of_stage.values():
         all_teams.update(teams)
@@ -156,17 +166,20 @@ def _store(facts: TournamentFacts, replace: bool) -> tuple[Tournament, bool]:
             return teams_of_stage[stage_key][name]
         return all_teams[name]
 
+    def game_of(stage_key: str | None, number: int | None) -> int | None:
+        return games_of_stage[stage_key].get(number) if stage_key and number else None
+
     Penalty.objects.bulk_create([
         Penalty(tournament=tournament, order=i, stage=stages.get(p.stage) if p.stage else None,
-                game=games_of_stage[p.stage].get(p.game) if p.stage and p.game else None,
-                team=team_of(p.team, p.stage), player=players[p.player] if p.player else None, kind=p.kind,
+                game_id=game_of(p.stage, p.game), team=team_of(p.team, p.stage),
+                player_id=players[p.player] if p.player else None, kind=p.kind,
                 code=p.code or "", points=p.points, decided_at=p.decided_at, text=p.text)
         for i, p in enumerate(facts.penalties)
     ])
     decisions = Decision.objects.bulk_create([
         Decision(tournament=tournament, index=d.index, kind=d.kind, stage=stages.get(d.stage) if d.stage else None,
-                 game=games_of_stage[d.stage].get(d.game) if d.stage and d.game else None, code=d.code or "",
-                 outcome=d.outcome, team=team_of(d.team, d.stage), player=players[d.player] if d.player else None,
+                 game_id=game_of(d.stage, d.game), code=d.code or "",
+                 outcome=d.outcome, team=team_of(d.team, d.stage), player_id=players[d.player] if d.player else None,
                  order=list(d.order), reason=d.reason, decided_at=d.decided_at, published_at=d.published_at,
                  by=d.by or "", text=d.text)
         for d in facts.decisions
@@ -186,8 +199,8 @@ def _store(facts: TournamentFacts, replace: bool) -> tuple[Tournament, bool]:
             d = a.replacement
             Decision.objects.create(
                 tournament=tournament, index=a.decision, kind=d.kind, stage=stages.get(d.stage) if d.stage else None,
-                game=games_of_stage[d.stage].get(d.game) if d.stage and d.game else None, code=d.code or "",
-                outcome=d.outcome, team=team_of(d.team, d.stage), player=players[d.player] if d.player else None,
+                game_id=game_of(d.stage, d.game), code=d.code or "",
+                outcome=d.outcome, team=team_of(d.team, d.stage), player_id=players[d.player] if d.player else None,
                 order=list(d.order), reason=d.reason, decided_at=d.decided_at, published_at=d.published_at,
                 by=d.by or "", text=d.text, replacement_for=appeal)
     Withdrawal.objects.bulk_create([Withdrawal(tournament=tournament, team=team_of(w.team, None), at=w.at)
@@ -195,11 +208,13 @@ def _store(facts: TournamentFacts, replace: bool) -> tuple[Tournament, bool]:
     return tournament, existing is not None
 
 
-def _ensure_players(facts: TournamentFacts) -> dict[str, Player]:
+def _ensure_players(facts: TournamentFacts) -> dict[str, int]:
+    """The key of each player of the document by nick: the existing ones read, the others created."""
     nicks = [p.nick for p in facts.players]
-    found = {p.nick: p for p in Player.objects.filter(nick__in=nicks)}
-    Player.objects.bulk_create([Player(nick=n) for n in nicks if n not in found])
-    return {p.nick: p for p in Player.objects.filter(nick__in=nicks)}
+    found = dict(Player.objects.filter(nick__in=nicks).values_list("nick", "pk"))
+    missing = [n for n in nicks if n not in found]
+    found.update(zip(missing, bulk.insert(Player, ("nick",), [(n,) for n in missing], ids=True)))
+    return found
 
 
 def _families_of(tournament: Tournament) -> set[int]:
@@ -220,7 +235,7 @@ def _used_elsewhere(family_ids: set[int], tournament: Tournament) -> set[int]:
             | set(Participant.objects.filter(others, family_id__in=family_ids).values_list("family_id", flat=True)))
 
 
-def _ensure_families(facts: TournamentFacts, players: dict[str, Player], owned: set[int],
+def _ensure_families(facts: TournamentFacts, players: dict[str, int], owned: set[int],
                      tournament: Tournament | None = None) -> dict[str, Family]:
     """The document's families: new ones are created with their head; an existing one is reused as it is.
 
@@ -230,11 +245,11 @@ def _ensure_families(facts: TournamentFacts, players: dict[str, Player], owned: 
     """
     names = [f.name for f in facts.families]
     found = {f.name: f for f in Family.objects.filter(name__in=names)}
-    Family.objects.bulk_create([Family(name=n, head=players[f.head] if f.head else None)
+    Family.objects.bulk_create([Family(name=n, head_id=players[f.head] if f.head else None)
                                 for f in facts.families if (n := f.name) not in found])
     families = {f.name: f for f in Family.objects.filter(name__in=names).select_related("head")}
     changes = [(i, fam) for i, fam in enumerate(facts.families)
-               if fam.name in found and fam.head is not None and families[fam.name].head_id != players[fam.head].pk]
+               if fam.name in found and fam.head is not None and families[fam.name].head_id != players[fam.head]]
     if not changes:
         return families
     foreign = _used_elsewhere({families[fam.name].pk for _, fam in changes}, tournament) if tournament else set()
@@ -242,7 +257,7 @@ def _ensure_families(facts: TournamentFacts, players: dict[str, Player], owned: 
     for i, fam in changes:
         family = families[fam.name]
         if family.pk in owned and family.pk not in foreign:
-            family.head = players[fam.head]
+            family.head_id = players[fam.head]
             family.save(update_fields=["head"])
             continue
         head = f"head {family.head.nick!r}" if family.head else "no head"
@@ -255,65 +270,60 @@ def _ensure_families(facts: TournamentFacts, players: dict[str, Player], owned: 
     return families
 
 
-def _create_teams(tournament: Tournament, stage: Stage | None, teams, players, families) -> dict[str, Team]:
+def _create_teams(tournament: Tournament, stage: Stage | None, teams, players: dict[str, int], families,
+                  rosters: list[tuple]) -> dict[str, Team]:
+    """The teams, by name; their roster entries are added to ``rosters`` (written at once for every stage)."""
     created = Team.objects.bulk_create([
         Team(tournament=tournament, stage=stage, name=t.name, order=i,
-             captain=players[t.captain] if t.captain else None,
+             captain_id=players[t.captain] if t.captain else None,
              family=families.get(t.family) if t.family else None, league=t.league,
              home_university=t.home_university)
         for i, t in enumerate(teams)
     ])
     by_name = {team.name: team for team in created}
-    RosterEntry.objects.bulk_create([
-        RosterEntry(team=by_name[t.name], player=players[nick], order=i, left_at=t.left_moment(nick))
-        for t in teams for i, nick in enumerate(t.players)
-    ])
+    rosters += [(by_name[t.name].pk, players[nick], i, t.left_moment(nick))
+                for t in teams for i, nick in enumerate(t.players)]
     return by_name
 
 
-def _create_games(stage: Stage, games, groups, teams, players, imported_at) -> dict[int, Game]:
-    """The stage's games; a game with a result keeps the document's ``result_recorded_at``, else the import's
-    own time (FL-19; interchange: games)."""
-    created = Game.objects.bulk_create([
-        Game(stage=stage, number=g.number, group=groups.get(g.group) if g.group else None,
-             group_label=g.group or "", round=g.round, scheduled_at=g.scheduled_at, status=g.status,
-             outcome=g.outcome, omon=g.omon, game_days=g.game_days, link=g.link or "",
-             result_recorded_at=None if g.status == "scheduled" else (g.result_recorded_at or imported_at))
+def _create_games(stage: Stage, games, groups, teams: dict[str, Team], players: dict[str, int],
+                  imported_at) -> dict[int, int]:
+    """The stage's games (their keys by number), seats, absent teams and no-show eliminations, each table in one
+    bulk write. A game with a result keeps the document's ``result_recorded_at``, else the import's own time
+    (FL-19; interchange: games)."""
+    ids = bulk.insert(Game, GAME_FIELDS, [
+        (stage.pk, g.number, groups[g.group].pk if g.group and g.group in groups else None, g.group or "", g.round,
+         g.scheduled_at, g.status, g.outcome, g.omon, g.game_days, g.link or "",
+         None if g.status == "scheduled" else (g.result_recorded_at or imported_at))
         for g in games
-    ])
-    by_number = {game.number: game for game in created}
+    ], ids=True)
+    team_ids = {name: team.pk for name, team in teams.items()}
     seats = []
     absences = []
     no_shows = []
-    through = Game.absent_teams.through
-    for g in games:
-        game = by_number[g.number]
-        for order, s in enumerate(g.seats):
-            seats.append(Seat(game=game, order=order, player=players[s.player], team=teams[s.team], role=s.role,
-                              stats=s.stats, timed_out=s.timed_out, days_played=s.days_played,
-                              maniac_kills=s.maniac_kills, in_final_phase=s.in_final_phase,
-                              fake_passport=s.fake_passport))
-        absences.extend(through(game=game, team=teams[t]) for t in g.absent_teams)
-        no_shows.extend(NoShowElimination(game=game, team=teams[t], player=players[p])
-                        for t, p in g.no_show_eliminated)
-    Seat.objects.bulk_create(seats, batch_size=2000)
-    through.objects.bulk_create(absences)
-    NoShowElimination.objects.bulk_create(no_shows)
-    return by_number
+    for game_id, g in zip(ids, games):
+        seats += [(game_id, order, players[s.player], team_ids[s.team], s.role, s.stats, s.timed_out, s.days_played,
+                   s.maniac_kills, s.in_final_phase, s.fake_passport) for order, s in enumerate(g.seats)]
+        if g.absent_teams:
+            absences += [(game_id, team_ids[t]) for t in g.absent_teams]
+        if g.no_show_eliminated:
+            no_shows += [(game_id, team_ids[t], players[p]) for t, p in g.no_show_eliminated]
+    bulk.insert(Seat, SEAT_FIELDS, seats)
+    bulk.insert(Game.absent_teams.through, ("game_id", "team_id"), absences)
+    bulk.insert(NoShowElimination, ("game_id", "team_id", "player_id"), no_shows)
+    return {g.number: game_id for game_id, g in zip(ids, games)}
 
 
-def _create_tours(stage: Stage, tours, teams) -> dict[int, Tour]:
+def _create_tours(stage: Stage, tours, teams: dict[str, Team]) -> dict[int, Tour]:
     created = Tour.objects.bulk_create([
         Tour(stage=stage, number=t.number, host=teams.get(t.host) if t.host else None, played_on=t.played_on,
              questions=t.questions)
         for t in tours
     ])
     by_number = {tour.number: tour for tour in created}
-    Mask.objects.bulk_create([
-        Mask(tour=by_number[t.number], team=teams[team], mask=mask, order=i)
-        for t in tours for i, (team, mask) in enumerate(t.masks)
+    bulk.insert(Mask, ("tour_id", "team_id", "mask", "order"), [
+        (by_number[t.number].pk, teams[team].pk, mask, i) for t in tours for i, (team, mask) in enumerate(t.masks)
     ])
-    through = Tour.absent.through
-    through.objects.bulk_create([through(tour=by_number[t.number], team=teams[name])
-                                 for t in tours for name in t.absent])
+    bulk.insert(Tour.absent.through, ("tour_id", "team_id"),
+                [(by_number[t.number].pk, teams[name].pk) for t in tours for name in t.absent])
     return by_number
