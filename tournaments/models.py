@@ -304,7 +304,10 @@ class Game(models.Model):
 class Seat(models.Model):
     """One player's place in a game; a player has at most one seat in a game."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", verbose_name=_("game"))
+    # no index of its own: ``unique_seat_player`` (game, player) serves every lookup by game, and a league's
+    # import COPYs 150,000 seats into one index fewer (issue 20)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", verbose_name=_("game"),
+                             db_index=False)
     order = models.PositiveIntegerField(_("order joined"), default=0)
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player"))
     team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="seats", verbose_name=_("team"))
