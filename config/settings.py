@@ -259,7 +259,9 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 
-# Seconds a recompute waits in the queue so that a burst of saves coalesces into one job.
+# Seconds after its queueing a recompute job waits (inside the job, no ETA: scoring.tasks) so that a burst of
+# saves coalesces into one run; a job that waited this long in the queue already starts at once, so a busy
+# worker loses no time to it (issue 20, item 4). The saves made while a job waits or runs coalesce anyway.
 RECOMPUTE_COUNTDOWN = float(os.environ.get("RECOMPUTE_COUNTDOWN", "0.2"))
 # tournaments.game_cache: each process keeps the game facts of this many large tournaments (0: off)
 FACTS_CACHE_TOURNAMENTS = int(os.environ.get("FACTS_CACHE_TOURNAMENTS", "4"))

@@ -6,6 +6,16 @@ process recomputes the table itself (``recompute_inline``), and for ``BROKER_RET
 once, without trying the broker again on every save. A recompute that fails there is logged and leaves the
 table marked stale; the beat's sweep (``sweep_stale_standings``) recomputes every stale table that nobody is
 recomputing and closes the runs of workers that died (item 6).
+
+Scaling out (issue 20, item 4): jobs are sent without an ETA, so they stay in the broker until a free worker
+takes them (a worker holds ETA jobs it has read, outside ``worker_prefetch_multiplier``, while other workers
+idle); the saves made while a job waits or runs coalesce on the per-tournament queued key. With
+``RECOMPUTE_COUNTDOWN`` (0.2 s) the job itself first waits out what is left of it since it was queued, so that
+a burst of saves on an idle queue makes one run, not two; a job that waited that long in the queue already
+starts at once, so a busy worker loses no time to it. The per-game figures that follow a changed table are
+coalesced the same way and sent at the lowest priority, so that every waiting table is recomputed before any
+figures: the Redis transport serves priority 0 (the tables) before priority 9 across all the queues a worker
+consumes, so no worker needs another ``-Q``.
 """
 
 from __future__ import annotations
@@ -26,6 +36,9 @@ log = logging.getLogger(__name__)
 
 QUEUED_KEY = "recompute-queued:{}"
 QUEUED_TTL = 120
+FIGURES_KEY = "figures-queued:{}"
+# kombu's Redis transport: 0 (the default, the tables' jobs) is served first, 9 last
+FIGURES_PRIORITY = 9
 
 
 class BrokerState:
@@ -51,7 +64,7 @@ def enqueue(tournament_id: int) -> None:
         if not cache.add(key, 1, QUEUED_TTL):  # config.cache answers True while Redis is unreachable
             return
         try:
-            recompute_standings.apply_async(args=[tournament_id], countdown=settings.RECOMPUTE_COUNTDOWN)
+            recompute_standings.apply_async(args=[tournament_id, time.time()])
             return
         except Exception as exc:  # noqa: BLE001 - kombu's OperationalError, a refused or timed-out connection
             BrokerState.down_until = time.monotonic() + settings.BROKER_RETRY_SECONDS
@@ -76,21 +89,48 @@ def recompute_inline(tournament_id: int) -> bool:
 
 @shared_task(bind=True, autoretry_for=(Exception,), retry_backoff=1, retry_backoff_max=30, max_retries=5,
              acks_late=True, reject_on_worker_lost=True)
-def recompute_standings(self, tournament_id: int) -> bool:
-    """Recompute one tournament; a job queued meanwhile will pick up later changes."""
+def recompute_standings(self, tournament_id: int, queued_at: float | None = None) -> bool:
+    """Recompute one tournament; a job queued meanwhile will pick up later changes.
+
+    ``queued_at`` (``time.time()`` of the ``enqueue``): the job first waits until ``RECOMPUTE_COUNTDOWN`` has
+    passed since then, with the queued key still set, so that the saves of a burst join this run.
+    """
+    wait = 0.0 if queued_at is None else coalescing_wait(queued_at)
+    if wait:
+        time.sleep(wait)
     cache.delete(QUEUED_KEY.format(tournament_id))
     changed = recompute(tournament_id)
     if changed:
-        try:
-            store_figures.delay(tournament_id)
-        except Exception:  # noqa: BLE001 - the table is stored; the figures come with the next recompute
-            log.warning("could not queue the figures of tournament %s", tournament_id, exc_info=True)
+        enqueue_figures(tournament_id)
     return changed
+
+
+def coalescing_wait(queued_at: float, now: float | None = None) -> float:
+    """Seconds still to wait for ``RECOMPUTE_COUNTDOWN`` since ``queued_at``; never more (clocks of two machines)."""
+    countdown = settings.RECOMPUTE_COUNTDOWN
+    elapsed = (time.time() if now is None else now) - queued_at
+    return min(countdown, max(0.0, countdown - elapsed))
+
+
+def enqueue_figures(tournament_id: int) -> None:
+    """Queue ``store_figures`` at the lowest priority unless it already waits; never raises.
+
+    The table is stored already: a figures job that cannot be queued comes with the next recompute.
+    """
+    key = FIGURES_KEY.format(tournament_id)
+    if not cache.add(key, 1, QUEUED_TTL):
+        return
+    try:
+        store_figures.apply_async(args=[tournament_id], priority=FIGURES_PRIORITY)
+    except Exception:  # noqa: BLE001 - the table is stored; the figures come with the next recompute
+        cache.delete(key)
+        log.warning("could not queue the figures of tournament %s", tournament_id, exc_info=True)
 
 
 @shared_task(acks_late=True)
 def store_figures(tournament_id: int) -> int:
     """Seat points and tour tables of the facts just recomputed, for the game and tour pages (after the table)."""
+    cache.delete(FIGURES_KEY.format(tournament_id))
     return refresh_figures(tournament_id)
 
 
