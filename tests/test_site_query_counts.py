@@ -42,10 +42,12 @@ def paths() -> list[str]:
         "/api/v1/tournaments/?ruleset=chgk_tour_points",
         "/api/v1/tournaments/?ruleset=family_league&status=draft",
         "/api/v1/games/?stage=final",
+        "/api/v1/games/?page_size=200",
         f"/api/v1/games/?player={MAFIA_STAR}",
         "/search/?q=Team01",
         "/search/?q=Fam",
         f"/players/{mafia}/",
+        f"/players/{mafia}/?tournaments_page=2&page=2",
         f"/players/{chgk}/",
     ]
 

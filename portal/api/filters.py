@@ -153,7 +153,8 @@ class GameFilter(StrictFilterSet):
     number = IntegerFilter(field_name="number", label=_("game number"))
     status = df.ChoiceFilter(field_name="status", choices=GameStatus.choices, label=_("status"))
     team = df.CharFilter(method="filter_team", label=_("team name (seated or absent)"))
-    player = df.CharFilter(field_name="seats__player__nick", label=_("player nick"), distinct=True)
+    # no DISTINCT: a player has at most one seat in a game (unique_seat_player), so the join repeats no game
+    player = df.CharFilter(field_name="seats__player__nick", label=_("player nick"))
     scheduled = UtcDateTimeRangeFilter(field_name="scheduled_at", label=_("scheduled at (range)"))
 
     class Meta:

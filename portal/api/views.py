@@ -66,6 +66,7 @@ from portal.api.filters import (
     TournamentFilter,
 )
 from portal.api.serializers import (
+    GAME_LIST_FIELDS,
     FamilySerializer,
     GameSerializer,
     GameWriteSerializer,
@@ -78,6 +79,7 @@ from portal.api.serializers import (
     TeamSerializer,
     TournamentSerializer,
     TourSerializer,
+    game_rows,
 )
 from rulesets.base import Problem
 from rulesets.errors import Invalid
@@ -476,6 +478,12 @@ class GameViewSet(WellFormedInput, mixins.CreateModelMixin, mixins.UpdateModelMi
 
     def tournament_of(self, obj: Game) -> Tournament:
         return obj.stage.tournament
+
+    def list(self, request, *args, **kwargs):
+        """A page of games as ``GameSerializer`` shows them, read as plain rows (``game_rows``: issue 20)."""
+        queryset = self.filter_queryset(self.get_queryset()).select_related(None).prefetch_related(None)
+        page = self.paginate_queryset(queryset.values(*GAME_LIST_FIELDS))
+        return self.get_paginated_response(game_rows(page))
 
     def create(self, request, *args, **kwargs):
         game = commands.record_game(request.user, request.data, game_problems=hooks.game_problems)

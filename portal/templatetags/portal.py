@@ -62,10 +62,12 @@ def reason(text) -> str:
 
 
 @register.simple_tag
-def page_url(request, number) -> str:
-    """The current URL with ``page`` set (other query parameters kept)."""
+def page_url(request, number, param: str = "page", drop: str = "") -> str:
+    """The current URL with ``param`` (``page``) set, other query parameters kept but ``drop`` (a nested list's
+    page, which starts again)."""
     query = request.GET.copy()
-    query["page"] = number
+    query.pop(drop, None)
+    query[param or "page"] = number
     return f"?{query.urlencode()}"
 
 

@@ -42,9 +42,9 @@ class TeamIndex:
         return out
 
 
-def paginate(request: HttpRequest, queryset, per_page: int = PAGE_SIZE) -> Page:
-    """One page of a queryset: a count and a slice, whatever its size."""
-    return Paginator(queryset, per_page).get_page(request.GET.get("page"))
+def paginate(request: HttpRequest, queryset, per_page: int = PAGE_SIZE, param: str = "page") -> Page:
+    """One page of a queryset: a count and a slice, whatever its size (the number read from ``?<param>=``)."""
+    return Paginator(queryset, per_page).get_page(request.GET.get(param))
 
 
 def nul_refusal(request: HttpRequest) -> HttpResponse | None:

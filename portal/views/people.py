@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, NamedTuple
 
+from django.db import connection
+from django.db.models import Exists, F, Func, JSONField, OuterRef, Q, Value
+from django.db.models.fields.json import KeyTransform
+from django.db.models.functions import JSONObject
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 
 import rulesets
 from accounts.models import Player
 from portal.labels import ITEMS, PENALTY_KINDS, SIDES, TEAM_STATUSES, TOUR_ROLES, label, reason_text
-from portal.views.chart import build_chart
+from portal.views.chart import build_chart, draw_chart
 from portal.views.common import paginate
 from portal.views.figures import seat_points_by_stage
 from portal.views.standings import place_labels, snapshot_status
@@ -19,6 +25,9 @@ from scoring.models import StandingsSnapshot
 from tournaments.models import Penalty, RosterEntry, Seat, Team, Tournament
 
 ROUNDS_TABLE_LIMIT = 60
+TOURNAMENTS_PAGE = 20  # the player page lists this many tournaments at a time, newest first
+TOURNAMENTS_PARAM = "tournaments_page"
+PLAYER_GAMES_PAGE = 50  # and this many of the player's games (``?page=``)
 
 
 def _row_of(snapshot: StandingsSnapshot | None, name: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -105,7 +114,9 @@ def team_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     seats = paginate(request, Seat.objects.filter(team=team).select_related("game", "game__stage", "player").order_by(
         "game__stage__order", "game__number", "order"))
     _seats_with_points(tournament, list(seats))
-    chart = build_chart([(team.name, [r["points"] for r in rounds])], [r["label"] for r in rounds]) if rounds else None
+    # a long league stores the team's sampled chart instead of its per-round list (scoring.serialize.ROUNDS_KEPT)
+    chart = build_chart([(team.name, [r["points"] for r in rounds])], [r["label"] for r in rounds]) if rounds else (
+        draw_chart(details["chart"]) if isinstance(details.get("chart"), dict) else None)
     return render(request, "tournaments/team.html", {
         "tournament": tournament, "team": team, "roster": roster, "row": row,
         "row_status": str(label(TEAM_STATUSES, row.get("status"))) if row else "",
@@ -117,18 +128,64 @@ def team_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     })
 
 
-def _player_snapshots(tournament_ids: set[int]) -> dict[int, list[tuple[str, dict[str, Any], Any, Any]]]:
-    """Per tournament: (stage key, export, players figures, cups) of each stage's snapshot, or the latest."""
+def _player_elements(column: str, path: tuple[str, ...], nick: str) -> Any:
+    """The JSON array at ``path`` of ``column``, on PostgreSQL only its elements whose ``player`` is ``nick``.
+
+    A snapshot's export and details hold every player of the tournament; the player's page needs one row of
+    each, so PostgreSQL filters them (``jsonb_path_query_array``) and the rows stay small at any size. Other
+    databases read the array at ``path`` (never the whole document); the page filters either way.
+    """
+    if connection.vendor != "postgresql":
+        return _json_at(column, path)
+    jsonpath = "$." + ".".join(path) + "[*] ? (@.player == $nick)"
+    return Func(F(column), Func(Value(jsonpath), template="(%(expressions)s)::jsonpath"),
+                JSONObject(nick=Value(nick)), function="jsonb_path_query_array", output_field=JSONField())
+
+
+def _json_at(column: str, path: tuple[str, ...]) -> Any:
+    """``column__path`` as a JSON value (Django's key transforms: ``->`` on PostgreSQL, ``json_extract``)."""
+    expression: Any = F(column)
+    for key in path:
+        expression = KeyTransform(key, expression)
+    return expression
+
+
+class PlayerSnapshot(NamedTuple):
+    """What the player's page reads of one snapshot."""
+
+    stage_key: str
+    rows: list[dict[str, Any]]  # the export's ``players`` (on PostgreSQL only the player's rows)
+    lists_players: bool  # the export has a table of players (else the page shows ``details.details.players``)
+    awards: list[dict[str, Any]]
+    figures: Any  # ``details.details.players`` (on PostgreSQL only the player's)
+    cups: Any  # ``details.details.cups`` (on PostgreSQL only the player's; FL-20)
+
+
+def _player_snapshots(tournament_ids: list[int], nick: str) -> dict[int, list[PlayerSnapshot]]:
+    """Per tournament: what the page reads of each stage's snapshot, or of the latest where there is none.
+
+    Only what the player's page reads: the export's rows of the player (``players``, and whether it lists
+    players at all), its ``awards``, and the player's rows of ``details.details.players`` and ``.cups``.
+    The latest snapshot of a tournament with stage snapshots is left out (it repeats the last stage).
+    """
     by_tournament: dict[int, list] = {}
     if not tournament_ids:
         return by_tournament
-    rows = StandingsSnapshot.objects.filter(tournament_id__in=tournament_ids).values_list(
-        "tournament_id", "stage_key", "export", "details__details__players", "details__details__cups")
-    for tid, stage_key, export, players, cups in rows:
-        by_tournament.setdefault(tid, []).append((stage_key, export, players, cups))
+    staged = StandingsSnapshot.objects.filter(tournament_id__in=tournament_ids, tournament_id=OuterRef("tournament_id")
+                                              ).exclude(stage_key="")  # the ids bound PostgreSQL's hashed subplan
+    rows = StandingsSnapshot.objects.filter(tournament_id__in=tournament_ids).exclude(
+        Q(stage_key="") & Exists(staged)).values_list(
+        "tournament_id", "stage_key", _player_elements("export", ("players",), nick),
+        _json_at("export", ("players", "0")), _json_at("export", ("awards",)),
+        _player_elements("details", ("details", "players"), nick),
+        _player_elements("details", ("details", "cups"), nick))
+    for tid, stage_key, mine, first_player, awards, players, cups in rows:
+        by_tournament.setdefault(tid, []).append(PlayerSnapshot(
+            stage_key, mine if isinstance(mine, list) else [], first_player is not None,
+            awards if isinstance(awards, list) else [], players, cups))
     for tid, items in by_tournament.items():
-        staged = [item for item in items if item[0]]
-        by_tournament[tid] = sorted(staged or items, key=lambda item: item[0])
+        staged_items = [item for item in items if item.stage_key]
+        by_tournament[tid] = sorted(staged_items or items, key=lambda item: item.stage_key)
     return by_tournament
 
 
@@ -147,7 +204,8 @@ def _items_of(award: dict[str, Any], player: Player, cups: Any) -> list[str]:
     return [item for item in items if item in mine]
 
 
-def _player_results(player: Player, entries: list[RosterEntry], snapshots: dict[int, list]) -> dict[int, dict]:
+def _player_results(player: Player, entries: list[RosterEntry],
+                    snapshots: dict[int, list[PlayerSnapshot]]) -> dict[int, dict]:
     """Per tournament: the player's table rows, the awards of the player and of the player's teams."""
     out: dict[int, dict] = {}
     teams_of = {}
@@ -155,17 +213,17 @@ def _player_results(player: Player, entries: list[RosterEntry], snapshots: dict[
         teams_of.setdefault(entry.team.tournament_id, []).append(entry.team)
     for tid, items in snapshots.items():
         result = out.setdefault(tid, {"rows": [], "awards": []})
-        for stage_key, export, players, cups in items:
+        for stage_key, rows, lists_players, awards, players, cups in items:
             names = {t.name for t in teams_of.get(tid, []) if t.stage is None or t.stage.key == stage_key}
-            for p in export.get("players") or []:
-                if p.get("player") == player.nick:
+            for p in rows:
+                if isinstance(p, dict) and p.get("player") == player.nick:
                     result["rows"].append({**p, "stage": stage_key,
                                            "status_label": str(label(TEAM_STATUSES, p.get("status")))})
-            if not export.get("players"):
+            if not lists_players:
                 for p in players or []:
                     if isinstance(p, dict) and p.get("player") == player.nick:
                         result["rows"].append({**p, "stage": stage_key, "rank": None, "status_label": ""})
-            for award in export.get("awards") or []:
+            for award in awards:
                 if award.get("player") == player.nick or (award.get("player") is None and award.get("team") in names):
                     items_given = _items_of(award, player, cups)
                     result["awards"].append({**award, "stage": stage_key, "team_award": award.get("player") is None,
@@ -174,23 +232,52 @@ def _player_results(player: Player, entries: list[RosterEntry], snapshots: dict[
     return out
 
 
-def player_view(request: HttpRequest, pk: int) -> HttpResponse:
-    player = get_object_or_404(Player, pk=pk)
-    entries = list(RosterEntry.objects.filter(player=player).select_related(
-        "team__tournament", "team__stage").order_by("-team__tournament__starts_on", "team__tournament__name"))
-    seats = paginate(request, Seat.objects.filter(player=player).select_related(
-        "game__stage__tournament", "team").order_by("-game__stage__tournament__starts_on", "game__stage__tournament_id",
-                                                    "game__stage__order", "game__number"))
+PLAYER_SEAT_FIELDS = ("role", "timed_out", "game", "team", "game__number", "game__status", "game__outcome",
+                      "game__stage", "game__stage__key", "game__stage__tournament", "game__stage__tournament__slug",
+                      "game__stage__tournament__name", "team__name")
+
+
+def _seat_links(seats: Iterable[Seat]) -> None:
+    """Each seat of the player's page with its side and its links (each tournament's and team's reversed once)."""
+    tournaments: dict[int, str] = {}
+    teams: dict[int, str] = {}
     for seat in seats:
+        tournament = seat.game.stage.tournament
+        if tournament.pk not in tournaments:
+            tournaments[tournament.pk] = tournament.get_absolute_url()
+        if seat.team_id not in teams:
+            teams[seat.team_id] = reverse("team", args=[tournament.slug, seat.team_id])
+        seat.tournament_url, seat.team_url = tournaments[tournament.pk], teams[seat.team_id]
+        seat.game_url = reverse("game", args=[tournament.slug, seat.game.stage.key, seat.game.number])
         seat.side_label = str(label(SIDES, SIDE_OF_ROLE.get(seat.role)))
-    tournaments: dict[int, dict[str, Any]] = {}
+
+
+def player_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """The player's tournaments, newest first, a page at a time (``?tournaments_page=``), with the player's table
+    rows, awards and games (a page at a time: ``?page=``) in the shown ones. A fixed number of queries, and work
+    bounded by the page, whatever the number of tournaments the player plays in."""
+    player = get_object_or_404(Player, pk=pk)
+    shown = paginate(request, Tournament.objects.filter(
+        pk__in=RosterEntry.objects.filter(player=player).values("team__tournament_id")).only(
+        "slug", "name", "starts_on").order_by("-starts_on", "name", "pk"), TOURNAMENTS_PAGE, TOURNAMENTS_PARAM)
+    tournaments: dict[int, dict[str, Any]] = {t.pk: {"tournament": t, "teams": []} for t in shown}
+    entries = list(RosterEntry.objects.filter(player=player, team__tournament_id__in=list(tournaments)).select_related(
+        "team__stage").order_by("team__stage__order", "team__order", "team__name", "pk"))
     for entry in entries:
-        item = tournaments.setdefault(entry.team.tournament_id, {"tournament": entry.team.tournament, "teams": []})
-        item["teams"].append({"team": entry.team, "captain": entry.team.captain_id == player.pk})
-    results = _player_results(player, entries, _player_snapshots(set(tournaments)))
+        entry.team.tournament = tournaments[entry.team.tournament_id]["tournament"]
+        tournaments[entry.team.tournament_id]["teams"].append(
+            {"team": entry.team, "captain": entry.team.captain_id == player.pk})
+    seats = paginate(request, Seat.objects.filter(
+        player=player, game__stage__tournament_id__in=list(tournaments)).select_related(
+        "game__stage__tournament", "team").only(*PLAYER_SEAT_FIELDS).order_by(
+        "-game__stage__tournament__starts_on", "game__stage__tournament_id", "game__stage__order", "game__number"),
+        PLAYER_GAMES_PAGE)
+    _seat_links(seats)
+    results = _player_results(player, entries, _player_snapshots(list(tournaments), player.nick))
     for tid, item in tournaments.items():
         item.update(results.get(tid, {"rows": [], "awards": []}))
     return render(request, "tournaments/player.html", {
-        "player": player, "tournaments": list(tournaments.values()), "seats": seats,
+        "player": player, "tournaments": list(tournaments.values()), "tournaments_page": shown,
+        "tournaments_param": TOURNAMENTS_PARAM, "seats": seats,
         "awards": [a | {"tournament": t["tournament"]} for t in tournaments.values() for a in t["awards"]],
     })

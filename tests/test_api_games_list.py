@@ -1,0 +1,76 @@
+"""Issue 20, item 3: ``GET /api/v1/games/`` reads a page of games as plain rows (``portal.api.serializers.game_rows``).
+
+Its answer is what the nested ``GameSerializer`` gives (the detail endpoint still uses it), key for key and in the
+same order, and it runs the same queries for a page of 5 games and of 50, with their seats.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
+
+from portal.api.serializers import GameSerializer
+from portal.api.views import GameViewSet
+from tournaments.importer import import_document
+from tournaments.models import Game
+from tournaments.synthetic import class_balanced_tournament, elimination_gp_series, mafia_league
+
+API = "/api/v1"
+LIMIT = 8  # issue 20: every page of the site within 8 queries
+
+
+def client(number: int = 1) -> APIClient:
+    return APIClient(REMOTE_ADDR=f"10.20.0.{number}", HTTP_ACCEPT_LANGUAGE="en")
+
+
+def every_game(api: APIClient, query: str) -> list[dict]:
+    out, url = [], f"{API}/games/?page_size=200&{query}"
+    while url:
+        body = api.get(url).json()
+        out += body["results"]
+        url = body["next"]
+    return out
+
+
+@pytest.mark.django_db
+def test_games_list_shows_each_game_as_the_game_serializer_does():
+    grand_prix = import_document(elimination_gp_series(stages=2, seed=1, slug="gl-gp"))
+    import_document(class_balanced_tournament(seed=1, stages=1, slug="gl-cb"))
+    league = import_document(mafia_league(games=6, teams=4, seed=1, slug="gl-league"))
+    game = Game.objects.filter(stage__tournament=league).order_by("number").first()
+    Game.objects.filter(pk=game.pk).update(link="https://mafia.example/log/1", group_label="A",
+                                           scheduled_at=dt.datetime(2014, 9, 8, 16, tzinfo=dt.UTC))
+    api = client()
+    listed = every_game(api, "")
+    expected = GameSerializer(GameViewSet.queryset.all(), many=True).data
+    assert [g["id"] for g in listed] == [g["id"] for g in expected]
+    for mine, theirs in zip(listed, expected):
+        assert list(mine) == list(theirs)
+        assert [list(seat) for seat in mine["seats"]] == [list(seat) for seat in theirs["seats"]]
+        assert mine == {**theirs, "seats": [dict(seat) for seat in theirs["seats"]]}
+    assert any(g["absent_teams"] and g["no_show_eliminated"] for g in listed
+               if g["tournament"] == grand_prix.slug), "the series has a game with a no-show (GP-10)"
+    first = next(g for g in listed if g["id"] == game.pk)
+    assert (first["link"], first["group"], first["scheduled_at"]) == (
+        "https://mafia.example/log/1", "A", "2014-09-08T20:00:00+04:00")
+    assert first == api.get(f"{API}/games/{game.pk}/").json()
+    assert every_game(api, f"tournament={grand_prix.slug}&player=GP01-p1") == [
+        g for g in listed if g["tournament"] == grand_prix.slug and any(s["player"] == "GP01-p1" for s in g["seats"])]
+
+
+@pytest.mark.django_db
+def test_games_list_runs_the_same_queries_for_a_page_of_5_games_and_of_50(django_assert_max_num_queries):
+    import_document(mafia_league(games=60, teams=6, seed=2, slug="gl-big"))
+    api = client(2)
+    counts = {}
+    for size in (5, 50):
+        api.get(f"{API}/games/?page_size={size}")  # warm
+        with django_assert_max_num_queries(LIMIT), CaptureQueriesContext(connection) as captured:
+            body = api.get(f"{API}/games/?page_size={size}&tournament=gl-big").json()
+        assert len(body["results"]) == size and all(g["seats"] for g in body["results"])
+        counts[size] = len(captured)
+    assert counts[5] == counts[50], counts
