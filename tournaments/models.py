@@ -309,7 +309,9 @@ class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", verbose_name=_("game"),
                              db_index=False)
     order = models.PositiveIntegerField(_("order joined"), default=0)
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player"))
+    # indexed with the game (``seat_player_game``): a player's games across the site are found and counted in it
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player"),
+                               db_index=False)
     team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="seats", verbose_name=_("team"))
     role = models.CharField(_("role"), max_length=12, choices=RoleChoice.choices)
     stats = models.PositiveIntegerField(_("stats"), null=True, blank=True)
@@ -324,6 +326,7 @@ class Seat(models.Model):
         verbose_name = _("seat")
         verbose_name_plural = _("seats")
         constraints = [models.UniqueConstraint(fields=["game", "player"], name="unique_seat_player")]
+        indexes = [models.Index(fields=["player", "game"], name="seat_player_game")]
 
     def __str__(self) -> str:
         return f"{self.player} ({self.role})"
