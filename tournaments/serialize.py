@@ -9,6 +9,8 @@ from typing import Any
 
 from rulesets.base import round2
 
+_PLAIN = {str, int, float, type(None)}  # scalars that pass as they are (exact types)
+
 
 def jsonable(value: Any) -> Any:
     """Fractions and Decimals become rounded floats (floats are already rounded); tuples lists; dates ISO."""
@@ -21,5 +23,7 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):
+        if isinstance(value, (list, tuple)) and set(map(type, value)) <= _PLAIN:  # a league's 10^4 round labels
+            return list(value)
         return [jsonable(v) for v in value]
     return str(value)

@@ -398,6 +398,7 @@ class Ledger:
         stages = ordered_stages(facts)
         effective = [tuple(sorted(mafia.effective_games(facts, stage), key=lambda g: g.number)) for stage in stages]
         changed: list[tuple[int, int]] = []  # positions of the games judged again
+        found: dict[tuple[int, int], Game] = {}  # the new games among them (the others were removed)
         too_many = max(REBUILD_MIN, REBUILD_SHARE * sum(len(r) for r in self.records))
         for stage_index, games in enumerate(effective):
             records = self.records[stage_index]
@@ -406,11 +407,12 @@ class Ledger:
                 record = records.get(game.number)
                 if record is None:
                     added += 1
-                    changed.append((stage_index, game.number))
-                elif record.game is not game:
-                    changed.append((stage_index, game.number))
-                    if len(changed) > too_many:  # every game read anew (a cold cache): build from scratch
-                        return False
+                elif record.game is game:
+                    continue
+                elif len(changed) >= too_many:  # every game read anew (a cold cache): build from scratch
+                    return False
+                changed.append((stage_index, game.number))
+                found[(stage_index, game.number)] = game
             if len(records) != len(games) - added:
                 numbers = {g.number for g in games}
                 changed += [(stage_index, n) for n in records if n not in numbers]
@@ -419,27 +421,45 @@ class Ledger:
             return True
         if len(changed) > too_many:
             return False
-        days = _game_days(facts)
+        days = self._game_days_after(changed, found)
         if set(days) != set(self.game_days) and common_denominator(facts, self.context.table) != (
                 self.context.denominator):
             return False
-        if self.seat_totals is None and sum(g.status in SCORING_STATUSES for games in effective for g in games) > (
-                self.context.limit):
+        if self.seat_totals is None and sum(map(len, effective)) > self.context.limit and sum(
+                g.status in SCORING_STATUSES for games in effective for g in games) > self.context.limit:
             return False  # the seats were not counted: now a player may reach the FL-5 limit
         self.game_days = days
-        new_games = {(i, g.number): g for i, games in enumerate(effective) for g in games}
-        again = self._limit_affected(changed, new_games)
+        again = self._limit_affected(changed, found, effective)
         self.facts, self.stages, self.games = facts, stages, effective
         recorded: dict[int, dict[int, str]] = {}
+        removed = set(changed).difference(found)
         for position in sorted(set(changed) | again):
-            self._judge_again(position, new_games.get(position), recorded)
+            if position in found:
+                game = found[position]
+            elif position in removed:
+                game = None
+            else:  # a game the change did not touch whose FL-5 count did change: the same object
+                game = self.records[position[0]][position[1]].game
+            self._judge_again(position, game, recorded)
         return True
+
+    def _game_days_after(self, changed: list[tuple[int, int]], found: dict[tuple[int, int], Game]) -> Counter[int]:
+        """The games per ``game_days`` once the changed games are replaced (the common denominator's inputs)."""
+        days = Counter(self.game_days)
+        for position in changed:
+            old = self.records[position[0]].get(position[1])
+            if old is not None and old.game.game_days:
+                days[old.game.game_days] -= 1
+            new = found.get(position)
+            if new is not None and new.game_days:
+                days[new.game_days] += 1
+        return +days
 
     def _scoring_players(self, game: Game | None) -> list[str]:
         return [s.player for s in game.seats] if game is not None and game.status in SCORING_STATUSES else []
 
-    def _limit_affected(self, changed: list[tuple[int, int]], new_games: dict[tuple[int, int], Game],
-                        ) -> set[tuple[int, int]]:
+    def _limit_affected(self, changed: list[tuple[int, int]], found: dict[tuple[int, int], Game],
+                        effective: list[tuple[Game, ...]]) -> set[tuple[int, int]]:
         """FL-5: the games whose seats' counts of earlier seats reach the limit before or after the change."""
         limit = self.context.limit
         if self.seat_totals is None:
@@ -448,7 +468,7 @@ class Ledger:
         for position in changed:
             old = self.records[position[0]].get(position[1])
             moves.append((position, self._scoring_players(old.game if old is not None else None),
-                          self._scoring_players(new_games.get(position))))
+                          self._scoring_players(found.get(position))))
         touched = {player for _position, before, after in moves for player in (*before, *after)}
         affected: set[tuple[int, int]] = set()
         for player in touched:  # the seats at or over the limit before the change
@@ -468,16 +488,16 @@ class Ledger:
                 del self.seat_totals[player]
             if total > limit and player not in self.over_limit:
                 self.over_limit.add(player)
-                self.positions[player] = self._positions_of(player, new_games)
+                self.positions[player] = self._positions_of(player, effective)
             elif total <= limit and player in self.over_limit:
                 self.over_limit.discard(player)
                 self.positions.pop(player, None)
             affected.update(self.positions.get(player, ())[limit:])  # ... and after it
         return affected
 
-    def _positions_of(self, player: str, new_games: dict[tuple[int, int], Game]) -> list[tuple[int, int]]:
-        return sorted(position for position, game in new_games.items()
-                      if game.status in SCORING_STATUSES and any(s.player == player for s in game.seats))
+    def _positions_of(self, player: str, effective: list[tuple[Game, ...]]) -> list[tuple[int, int]]:
+        return [(index, game.number) for index, games in enumerate(effective) for game in games
+                if game.status in SCORING_STATUSES and any(s.player == player for s in game.seats)]
 
     def _judge_again(self, position: tuple[int, int], game: Game | None, recorded: dict[int, dict[int, str]],
                      ) -> None:

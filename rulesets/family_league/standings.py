@@ -36,6 +36,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from itertools import repeat
+from operator import attrgetter
 from typing import Any
 
 from rulesets import mafia
@@ -76,6 +77,7 @@ DETECTED_VIOLATIONS_KINDS = frozenset(DETECTED_VIOLATIONS)
 MAX_PLAYERS_IN_GAME = 21
 STATS_RANGE = (150, 450)
 CUPS = ("gold cup", "silver cup", "bronze cup")
+NUMBER, STATUS = attrgetter("number"), attrgetter("status")
 
 # --- validation -------------------------------------------------------------------------------------------
 
@@ -294,14 +296,18 @@ def stage_complete(facts: TournamentFacts, stage: Stage, games: Sequence[Game]) 
     """
     if stage.key == "qualifying" and facts.stage("final") is not None:
         return True
-    if any(g.status == "scheduled" for g in games):
+    statuses = list(map(STATUS, games))
+    if "scheduled" in statuses:
         return False
     pools = stage_pools(facts, stage)
     played: dict[str | None, int] = defaultdict(int)
-    for game in games:
-        pool = game_pool(pools, game)
-        if pool is not None and game.status in SCORING_STATUSES:
-            played[pool.name] += 1
+    if len(pools) == 1:  # every game is the one group's: count them at once (a league has 10^4)
+        played[pools[0].name] = sum(map(SCORING_STATUSES.__contains__, statuses))
+    else:
+        for game in games:
+            pool = game_pool(pools, game)
+            if pool is not None and game.status in SCORING_STATUSES:
+                played[pool.name] += 1
     needed = planned_games(facts, stage.key)
     return all(played[pool.name] >= needed for pool in pools)
 
@@ -495,7 +501,7 @@ def standings_of(facts: TournamentFacts, stage_key: str | None, now: dt.datetime
         standings = _final(facts, stage, analysis, complete, now)
     standings.notes += _notes(facts)
     standings.details.update({
-        "rounds": [str(g.number) for g in games],
+        "rounds": list(map(str, map(NUMBER, games))),
         "planned_games": planned_games(facts, stage.key),
         "complete": complete,
         "violations": [v.as_dict() for v in _fines_until(analysis, stage.key)],
@@ -508,7 +514,7 @@ def _rows_for(stage: Stage, analysis: LeagueAnalysis, pools: Sequence[Pool],
               group_of: Callable[[Pool], str | None]) -> dict[str | None, list[TeamRow]]:
     teams = [t for pool in pools for t in pool.teams]
     tallies = _tallies(stage.key, analysis, teams)
-    rounds = [g.number for g in analysis.games.get(stage.key, ())]
+    rounds = list(map(NUMBER, analysis.games.get(stage.key, ())))
     fines = _fines_until(analysis, stage.key)
     by_team: dict[str, list[Violation]] = defaultdict(list)
     for violation in fines:
