@@ -32,14 +32,15 @@ def sample_indexes(count: int, limit: int = MAX_POINTS) -> list[int]:
 
 
 def chart_summary(series: list[tuple[str, list]], rounds: list,
-                  cumulated: dict[int, list[float]] | None = None) -> dict[str, Any] | None:
+                  cumulated: dict[int, tuple[list[float], float, float]] | None = None) -> dict[str, Any] | None:
     """What ``draw_chart`` needs, sampled and JSON-safe (its size does not depend on the number of rounds).
 
     None when there is nothing to draw. Keys: ``rounds`` (the number of rounds), ``indexes`` (the sampled
     positions 0..rounds of the cumulative series), ``low`` / ``high`` (the range of every cumulative value,
     sampled or not), ``lines`` (``[team, [cumulative points at each index]]``, at most ``MAX_LINES``) and
     ``x_ticks`` (``[round index, raw round label]``, translated when drawn). ``cumulated``: running totals
-    already computed, by ``id`` of their list of values (several charts of the same lists share them).
+    already computed (with their least and greatest), by ``id`` of their list of values (several charts of the
+    same lists share them).
     """
     series = [(team, values) for team, values in series if values][:MAX_LINES]
     if not series:
@@ -51,18 +52,20 @@ def chart_summary(series: list[tuple[str, list]], rounds: list,
     cumulative = []
     for team, values in series:
         if len(values) < count:
-            cumulative.append((team, _cumulative(values + [0] * (count - len(values)))))
+            totals = _cumulative(values + [0] * (count - len(values)))
+            cumulative.append((team, (totals, min(totals), max(totals))))
             continue
         if id(values) not in cumulated:
-            cumulated[id(values)] = _cumulative(values)
+            totals = _cumulative(values)
+            cumulated[id(values)] = (totals, min(totals), max(totals))
         cumulative.append((team, cumulated[id(values)]))
     indexes = sample_indexes(count + 1)
-    labels = list(rounds) + [""] * (count - len(rounds))
+    labels = list(rounds[:count]) + [""] * (count - len(rounds))
     return {
         "rounds": count,
         "indexes": indexes,
-        "low": min(0.0, *(round(min(c), 2) for _t, c in cumulative)),  # rounding keeps the order: round the extremes
-        "high": max(1.0, *(round(max(c), 2) for _t, c in cumulative)),
-        "lines": [[team, [round(values[i], 2) for i in indexes]] for team, values in cumulative],
+        "low": min(0.0, *(round(c[1], 2) for _t, c in cumulative)),  # rounding keeps the order: round the extremes
+        "high": max(1.0, *(round(c[2], 2) for _t, c in cumulative)),
+        "lines": [[team, [round(totals[i], 2) for i in indexes]] for team, (totals, _low, _high) in cumulative],
         "x_ticks": [[index, labels[index]] for index in sample_indexes(count, 8)],
     }

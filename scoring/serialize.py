@@ -29,7 +29,7 @@ def standings_details(standings: Standings) -> dict[str, Any]:
 def stored_figures(standings: Standings) -> tuple[dict[str, Any], dict[str, Any]]:
     """(the details to store, the page summary) of a computation."""
     full = _details(standings)
-    cumulated: dict[int, list[float]] = {}  # every team's running totals, computed once for both charts
+    cumulated: dict[int, tuple[list[float], float, float]] = {}  # every team's running totals, computed once for both charts
     summary = page_summary(full, cumulated)
     return _without_long_rounds(full, cumulated), summary
 
@@ -67,7 +67,8 @@ def _plain_numbers(values: list) -> bool:
     return set(map(type, values)) <= {float, int, type(None)}
 
 
-def _without_long_rounds(details: dict[str, Any], cumulated: dict[int, list[float]]) -> dict[str, Any]:
+def _without_long_rounds(details: dict[str, Any], cumulated: dict[int, tuple[list[float], float, float]],
+                         ) -> dict[str, Any]:
     extra = details.get("details") if isinstance(details.get("details"), dict) else {}
     rounds = extra.get("rounds") if isinstance(extra.get("rounds"), list) else []
     long_rows = [row for row in details["teams"] if any(
@@ -94,7 +95,8 @@ SUMMARY_VERSION = 1
 ROUND_LISTS = "_by_round"  # team details keys ending so hold one value per round (per game in a league)
 
 
-def page_summary(details: dict[str, Any], cumulated: dict[int, list[float]] | None = None) -> dict[str, Any]:
+def page_summary(details: dict[str, Any], cumulated: dict[int, tuple[list[float], float, float]] | None = None,
+                 ) -> dict[str, Any]:
     """What the tournament page shows of a snapshot's ``details``, with the chart already sampled.
 
     - ``teams``: each details row (team, rank, group, separated_by) with its ``details`` minus the

@@ -232,13 +232,28 @@ def _latest_publication(game: Game) -> dt.datetime | None:
     return max(moments, default=None)
 
 
+_last_windows: tuple[TournamentFacts, dt.datetime, tuple[dt.datetime, ...]] | None = None
+
+
 def violation_windows(facts: TournamentFacts, now: dt.datetime,
                       analysis: LeagueAnalysis | None = None) -> list[dt.datetime]:
     """The moments the FL-19 windows of detected violations still open at ``now`` close, earliest first.
 
     A window is open for a violation the portal detected (FL-15, FL-10; not annulled on appeal) while ``now`` is
-    before its publication + 72 h (``detected_violation_deadline``): the stage is not final then.
+    before its publication + 72 h (``detected_violation_deadline``): the stage is not final then. The answer for
+    the last facts object and moment is kept (a recompute asks for the final's and for its next recheck).
     """
+    global _last_windows
+    last = _last_windows
+    if last is not None and last[0] is facts and last[1] == now:
+        return list(last[2])
+    closes = _violation_windows(facts, now, analysis)
+    _last_windows = (facts, now, tuple(closes))
+    return closes
+
+
+def _violation_windows(facts: TournamentFacts, now: dt.datetime,
+                       analysis: LeagueAnalysis | None) -> list[dt.datetime]:
     window = dt.timedelta(hours=rules_of(facts).detected_violation_hours)  # read once: this runs every recompute
     opened_after = now - window  # a window is open while its publication is later than this
     open_games: dict[tuple[str, int], Game] = {}
