@@ -16,8 +16,8 @@ MAX_LINES = 24
 
 def _cumulative(values: list) -> list[float]:
     """0, then the running totals (``None`` counts 0), not rounded: ``chart_summary`` rounds what it keeps."""
-    numbers = map(float, values) if None not in values else (float(v or 0) for v in values)
-    return list(accumulate(numbers, initial=0.0))
+    numbers = values if None not in values else (float(v or 0) for v in values)
+    return list(accumulate(numbers, initial=0.0))  # from 0.0: every total is a float
 
 
 def sample_indexes(count: int, limit: int = MAX_POINTS) -> list[int]:

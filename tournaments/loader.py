@@ -17,6 +17,7 @@ from operator import itemgetter
 from django.db import connection
 from django.db.models import Q
 
+import rulesets
 from rulesets import facts as F
 from tournaments import game_cache
 from tournaments.models import (
@@ -76,7 +77,8 @@ def load_facts(tournament: Tournament) -> F.TournamentFacts:
         group_index[group_id].append(team_name[team_id])
 
     games_by_stage = _load_games(tournament, team_name)
-    tours_by_stage = _load_tours(tid, team_name)
+    # only a ruleset that plays tours has them (ChGK); the others' three queries are saved (issue 20)
+    tours_by_stage = _load_tours(tid, team_name) if rulesets.get(tournament.ruleset).rounds == "tours" else {}
 
     stage_facts = tuple(
         F.Stage(key=key, teams=tuple(team_facts.get(sid, ())),
