@@ -88,12 +88,31 @@ class StageSums:
     players: dict[tuple[str, str], dict[int, int]] = field(default_factory=lambda: defaultdict(dict))
     players_mafia: dict[tuple[str, str], dict[int, int]] = field(default_factory=lambda: defaultdict(dict))
     uncounted: Counter[tuple[str, str]] = field(default_factory=Counter)
+    shared: bool = False  # forked: the inner tables are an earlier analysis's until written (``fork``)
+    owned: set[int] = field(default_factory=set, repr=False)  # ids of the inner tables copied since the fork
+
+    def fork(self) -> StageSums:
+        """The same sums, for the next facts: the outer tables copied, each inner one when it is first written, so
+        that an analysis handed out before (perhaps still read by another thread) keeps what it had."""
+        return StageSums(defaultdict(dict, self.units), defaultdict(dict, self.mafia), defaultdict(dict, self.players),
+                         defaultdict(dict, self.players_mafia), Counter(self.uncounted), shared=True)
+
+    def _entries(self, table: dict, key) -> dict[int, int]:
+        """The inner table of ``key`` to write into (a copy of its own after a fork)."""
+        entries = table.get(key)
+        if entries is None:
+            entries = table[key] = {}
+            self.owned.add(id(entries))
+        elif self.shared and id(entries) not in self.owned:
+            entries = table[key] = dict(entries)
+            self.owned.add(id(entries))
+        return entries
 
     def add(self, record: GameRecord, sign: int = 1) -> None:
         """Add (``sign`` 1) or take away (-1) the record's seats."""
         number = record.game.number
         verdicts = record.verdicts
-        if verdicts is None and sign > 0:  # every seat scores: the common case, kept short
+        if verdicts is None and sign > 0 and not self.shared:  # every seat scores: the common case, kept short
             players, units, mafia, players_mafia = self.players, self.units, self.mafia, self.players_mafia
             for seat, value in zip(record.game.seats, record.values):
                 team = seat.team
@@ -107,16 +126,16 @@ class StageSums:
             units = value[2]
             key = (seat.player, seat.team)
             if sign > 0:
-                self.players[key][number] = units
+                self._entries(self.players, key)[number] = units
             else:
                 self._drop(self.players, key, number)
             if verdict == SCORES:
                 mafia_seat = SIDE_OF_ROLE[seat.role] == "mafia"
                 if sign > 0:
-                    self.units[seat.team][number] = units
+                    self._entries(self.units, seat.team)[number] = units
                     if mafia_seat:
-                        self.mafia[seat.team][number] = units
-                        self.players_mafia[key][number] = units
+                        self._entries(self.mafia, seat.team)[number] = units
+                        self._entries(self.players_mafia, key)[number] = units
                 elif mafia_seat:
                     self._drop(self.units, seat.team, number)
                     self._drop(self.mafia, seat.team, number)
@@ -128,13 +147,13 @@ class StageSums:
                 if not self.uncounted[key]:
                     del self.uncounted[key]
 
-    @staticmethod
-    def _drop(table: dict, key, number: int) -> None:
-        entries = table.get(key)
-        if entries is not None:
-            entries.pop(number, None)
-            if not entries:
-                del table[key]
+    def _drop(self, table: dict, key, number: int) -> None:
+        if key not in table:
+            return
+        entries = self._entries(table, key)
+        entries.pop(number, None)
+        if not entries:
+            del table[key]
 
 
 class Context:
@@ -433,7 +452,10 @@ class Ledger:
         self.facts, self.stages, self.games = facts, stages, effective
         recorded: dict[int, dict[int, str]] = {}
         removed = set(changed).difference(found)
-        for position in sorted(set(changed) | again):
+        judged = sorted(set(changed) | again)
+        for stage_index in {position[0] for position in judged}:  # the analysis handed out keeps its sums
+            self.sums[stage_index] = self.sums[stage_index].fork()
+        for position in judged:
             if position in found:
                 game = found[position]
             elif position in removed:

@@ -166,3 +166,16 @@ def test_the_kept_ledger_follows_the_tournament_through_analyse():
         facts = _edit(rng, facts)
         assert _tables(facts, ledger.analyse(facts)) == _tables(facts, ledger.analyse_from_scratch(facts))
     ledger.forget()
+
+
+def test_an_analysis_handed_out_keeps_its_tables_when_the_ledger_moves_on():
+    """Issue 20 item 2: an update copies the sums it writes (a recompute of the same tournament in another thread
+    may still be reading the analysis it was given): the earlier analysis gives the same tables afterwards."""
+    rng = random.Random(5)
+    facts = _facts(rng)
+    kept = ledger.Ledger(facts)
+    first = kept.analysis()
+    before = _tables(facts, first)
+    for _ in range(12):
+        kept.update(_edit(rng, kept.facts))
+    assert _tables(facts, first) == before
