@@ -38,7 +38,7 @@ def _details(standings: Standings) -> dict[str, Any]:
     return {
         "teams": [
             {"team": row.team, "rank": row.rank, "group": row.group, "separated_by": row.separated_by,
-             "details": _jsonable_figures(row.details)}
+             "details": jsonable(row.details)}
             for row in standings.teams
         ],
         "players": [
@@ -48,23 +48,6 @@ def _details(standings: Standings) -> dict[str, Any]:
         "notes": list(standings.notes),
         "details": jsonable(standings.details),
     }
-
-
-def _jsonable_figures(figures: dict[str, Any]) -> Any:
-    """``jsonable``, with a per-round list of plain numbers copied as it is (a league's are 10^4 long)."""
-    if not isinstance(figures, dict):
-        return jsonable(figures)
-    out = {}
-    for key, value in figures.items():
-        if str(key).endswith(ROUND_LISTS) and isinstance(value, list) and _plain_numbers(value):
-            out[str(key)] = list(value)
-        else:
-            out[str(key)] = jsonable(value)
-    return out
-
-
-def _plain_numbers(values: list) -> bool:
-    return set(map(type, values)) <= {float, int, type(None)}
 
 
 def _without_long_rounds(details: dict[str, Any], cumulated: dict[int, tuple[list[float], float, float]],

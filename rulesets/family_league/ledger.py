@@ -22,6 +22,7 @@ standings equal the ones computed from scratch.
 
 from __future__ import annotations
 
+import copy
 import threading
 from bisect import bisect_left, insort
 from collections import Counter, OrderedDict, defaultdict
@@ -64,10 +65,7 @@ KEPT_LEDGERS = 4  # tournaments whose ledgers a process keeps
 class GameRecord(NamedTuple):
     """One game as judged: ``values[i]`` is seat i's (points, reason, units); ``verdicts`` None when all score."""
 
-    position: tuple[int, int]  # (stage position, game number): the order of play
     game: Game
-    recorded: str | None  # the status the game was recorded with (before technical results and replays)
-    teams: tuple[str, ...]
     verdicts: tuple[str, ...] | None
     values: tuple[tuple[Fraction, str, int], ...]
     detected: tuple[Violation, ...]  # FL-15 seat violations, then FL-15.1 / FL-10 no-shows (not numbered)
@@ -235,10 +233,11 @@ class Context:
             return f"{seat.player} already played {earlier} games, the limit is {self.limit} (FL-5)"
         return None
 
-    def judge(self, position: tuple[int, int], stage_key: str, game: Game, recorded: str | None,
-              teams: tuple[str, ...], earlier: Sequence[int] | None) -> GameRecord:
-        """Judge the game's seats in the order the players joined (FL-15); ``earlier[i]``: seat i's player's seats
-        in earlier scoring games (None: no player of the game has reached the FL-5 limit)."""
+    def judge(self, stage_key: str, game: Game, recorded: str | None, teams: tuple[str, ...],
+              earlier: Sequence[int] | None) -> GameRecord:
+        """Judge the game's seats in the order the players joined (FL-15); ``recorded``: the status the game was
+        recorded with (before technical results and replays, FL-10); ``earlier[i]``: seat i's player's seats in
+        earlier scoring games (None: no player of the game has reached the FL-5 limit)."""
         detected: list[Violation] = []
         verdicts: tuple[str, ...] | None = None
         values: tuple[tuple[Fraction, str, int], ...] = ()
@@ -256,7 +255,7 @@ class Context:
                     detected += _no_shows_of_started_game(stage_key, game, teams, self.rules.violation_points)
         if recorded == "not_held":
             detected += _no_shows_of_not_held_game(stage_key, game, teams, self.rules.violation_points)
-        return GameRecord(position, game, recorded, teams, verdicts, values, tuple(detected) if detected else ())
+        return GameRecord(game, verdicts, values, tuple(detected) if detected else ())
 
     def _judge_seats(self, game: Game, teams: tuple[str, ...], earlier: Sequence[int] | None):
         verdicts: list[str] = []
@@ -315,8 +314,8 @@ def _no_shows_of_not_held_game(stage: str, game: Game, teams: tuple[str, ...], p
 
 @dataclass
 class LeagueAnalysis:
-    """Everything the games of a tournament give, stage by stage (read it before the next ``analyse`` of the
-    same tournament: the sums are the ledger's, kept up to date)."""
+    """Everything the games of a tournament give, stage by stage (the sums are the ledger's; a later update of
+    the ledger copies what it changes, ``StageSums.fork``)."""
 
     games: dict[str, tuple[Game, ...]]
     records: dict[str, list[GameRecord]]
@@ -395,7 +394,7 @@ class Ledger:
                         earlier[seat.player] += 1
                         if seat.player in self.over_limit:
                             self.positions[seat.player].append(position)
-                record = self.context.judge(position, stage.key, game, recorded.get(game.number),
+                record = self.context.judge(stage.key, game, recorded.get(game.number),
                                             self.context.teams_in_game(game_pool(pools, game), game), counts)
                 records[game.number] = record
                 sums.add(record)
@@ -540,7 +539,7 @@ class Ledger:
         if game.status in SCORING_STATUSES and not self.over_limit.isdisjoint(s.player for s in game.seats):
             counts = [bisect_left(self.positions[s.player], position) if s.player in self.positions else 0
                       for s in game.seats]
-        record = self.context.judge(position, stage.key, game, status,
+        record = self.context.judge(stage.key, game, status,
                                     self.context.teams_in_game(game_pool(self.pools[stage_index], game), game),
                                     counts)
         records[number] = record
@@ -576,8 +575,7 @@ class Ledger:
 
 def _copies(drafts: Iterable[Violation]) -> list[Violation]:
     """Fresh violations to number (FL-17), so that a kept record's drafts never change."""
-    return [Violation(stage=v.stage, game=v.game, team=v.team, kind=v.kind, code=v.code, points=v.points,
-                      player=v.player, seat=v.seat, decided_at=v.decided_at, text=v.text) for v in drafts]
+    return [copy.copy(v) for v in drafts]
 
 
 class _Kept:
