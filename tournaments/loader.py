@@ -200,9 +200,11 @@ def _read_games(by_game: Q, own: Q, team_name: dict[int, str]) -> dict[int, F.Ga
     rows = plain_rows(Seat.objects.filter(by_game).order_by("game_id", "order").values_list(
         "game_id", "player__nick", "team_id", "role", "stats", "timed_out", "days_played", "maniac_kills",
         "in_final_phase", "fake_passport"))
+    nicks: dict[str, str] = {}  # one string per nick and role: a ruleset hashes each seat's (issue 20)
+    nick_of, role_of = nicks.setdefault, {}.setdefault
     for game_id, game_rows in groupby(rows, key=itemgetter(0)):
-        seats[game_id] = [seat(nick, team_name[team_id], role, stats, timed_out, days_played, kills, final_phase,
-                               fake)
+        seats[game_id] = [seat(nick_of(nick, nick), team_name[team_id], role_of(role, role), stats, timed_out,
+                               days_played, kills, final_phase, fake)
                           for _g, nick, team_id, role, stats, timed_out, days_played, kills, final_phase, fake
                           in game_rows]
     absent: dict[int, list[str]] = defaultdict(list)

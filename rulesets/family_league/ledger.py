@@ -165,7 +165,7 @@ class Context:
         self.left = {t.name: dict(t.left_at) for t in facts.teams if t.left_at}
         self.team_dq, self.player_dq = disqualification_times(facts)
         self.plain_pairs = frozenset(  # on the roster, never left, never disqualified: only FL-5 and FL-6 apply
-            (t.name, nick) for t in facts.teams for nick in t.players
+            (nick, t.name) for t in facts.teams for nick in t.players
             if nick not in self.left.get(t.name, ()) and nick not in self.player_dq)
         self.rules = rules_of(facts)
         self._values: dict[tuple, tuple[Fraction, str, int]] = {}
@@ -190,10 +190,16 @@ class Context:
             self._values[key] = known
         return known
 
-    def plain_values(self, game: Game, teams: tuple[str, ...]) -> tuple[tuple[Fraction, str, int], ...] | None:
+    def plain_values(self, game: Game, teams: tuple[str, ...], into: StageSums | None = None,
+                     ) -> tuple[tuple[Fraction, str, int], ...] | None:
         """Every seat's value when every seat scores (its team plays the game, its player is plainly on the
-        roster and has no fake passport, one seat per team); None otherwise. Plain seats (no timeout, no kills)
-        are looked up by role."""
+        roster and has no fake passport, one seat per team); None otherwise. A seat's value is looked up by what
+        it reads of the seat (the role; the timeout and kills when there are any), per outcome and game_days.
+
+        ``into``: sums not shared with an earlier analysis, to which the seats are added in the same pass (the
+        ledger's build: one pass over a league's 10^5 seats instead of two). When None is returned, the seats
+        added before the first seat that does not plainly score score in the seat-by-seat judgement too, with
+        the same values, and ``judge`` adds them again over the same entries."""
         team_set = self._team_sets.get(id(teams))
         if team_set is None or team_set[0] is not teams:
             team_set = self._team_sets[id(teams)] = (teams, frozenset(teams))
@@ -204,18 +210,27 @@ class Context:
         pairs = self.plain_pairs
         seen: set[str] = set()
         out = []
+        if into is not None:
+            number = game.number
+            players, units, mafia, players_mafia = into.players, into.units, into.mafia, into.players_mafia
         for seat in game.seats:
             team = seat.team
-            if team in seen or team not in allowed or (team, seat.player) not in pairs or seat.fake_passport:
+            key = (seat.player, team)
+            if team in seen or team not in allowed or key not in pairs or seat.fake_passport:
                 return None
             seen.add(team)
             if seat.timed_out or seat.maniac_kills:
-                out.append(self.value(seat, game))
-                continue
-            known = plain.get(seat.role)
+                kind = (seat.role, seat.timed_out, seat.days_played, seat.maniac_kills)
+            else:
+                kind = seat.role
+            known = plain.get(kind)
             if known is None:
-                known = plain[seat.role] = self.value(seat, game)
+                known = plain[kind] = self.value(seat, game)
             out.append(known)
+            if into is not None:
+                players[key][number] = units[team][number] = known[2]
+                if seat.role in MAFIA_ROLES:
+                    players_mafia[key][number] = mafia[team][number] = known[2]
         return tuple(out)
 
     def unentitled(self, seat, game: Game, earlier: int) -> str | None:
@@ -234,15 +249,16 @@ class Context:
         return None
 
     def judge(self, stage_key: str, game: Game, recorded: str | None, teams: tuple[str, ...],
-              earlier: Sequence[int] | None) -> GameRecord:
+              earlier: Sequence[int] | None, into: StageSums | None = None) -> GameRecord:
         """Judge the game's seats in the order the players joined (FL-15); ``recorded``: the status the game was
         recorded with (before technical results and replays, FL-10); ``earlier[i]``: seat i's player's seats in
-        earlier scoring games (None: no player of the game has reached the FL-5 limit)."""
+        earlier scoring games (None: no player of the game has reached the FL-5 limit); ``into``: unshared sums
+        the judged seats are added to."""
         detected: list[Violation] = []
         verdicts: tuple[str, ...] | None = None
         values: tuple[tuple[Fraction, str, int], ...] = ()
         if game.status in SCORING_STATUSES:
-            plain = self.plain_values(game, teams) if earlier is None else None
+            plain = self.plain_values(game, teams, into) if earlier is None else None
             if plain is not None:
                 values = plain
                 # one seat per team, every seat's team in the game: a team is missing when there are fewer seats
@@ -253,6 +269,8 @@ class Context:
                 detected += _seat_violations(stage_key, game, verdicts, values, self.rules.violation_points)
                 if recorded != "not_held":
                     detected += _no_shows_of_started_game(stage_key, game, teams, self.rules.violation_points)
+                if into is not None:
+                    into.add(GameRecord(game, verdicts, values, ()))
         if recorded == "not_held":
             detected += _no_shows_of_not_held_game(stage_key, game, teams, self.rules.violation_points)
         return GameRecord(game, verdicts, values, tuple(detected) if detected else ())
@@ -394,10 +412,9 @@ class Ledger:
                         earlier[seat.player] += 1
                         if seat.player in self.over_limit:
                             self.positions[seat.player].append(position)
-                record = self.context.judge(stage.key, game, recorded.get(game.number),
-                                            self.context.teams_in_game(game_pool(pools, game), game), counts)
-                records[game.number] = record
-                sums.add(record)
+                records[game.number] = self.context.judge(
+                    stage.key, game, recorded.get(game.number),
+                    self.context.teams_in_game(game_pool(pools, game), game), counts, sums)
             self.records.append(records)
             self.sums.append(sums)
             self.games.append(games)

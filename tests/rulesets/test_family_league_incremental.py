@@ -125,6 +125,12 @@ def _tables(facts: TournamentFacts, analysis: ledger.LeagueAnalysis) -> list:
 def test_incremental_tables_equal_the_tables_from_scratch_on_random_edits(rng: random.Random, edits: int):
     """Issue 20 item 2 (FL-5, FL-10, FL-13..FL-17): the ledger updated edit after edit gives, after every edit,
     the violations, seats and tables (every stage and the latest) computed from scratch."""
+    _follow_edits(rng, edits)
+
+
+def _follow_edits(rng: random.Random, edits: int) -> int:
+    """Edit random facts ``edits`` times, comparing the kept ledger with one from scratch after each edit;
+    returns how many edits the ledger followed incrementally."""
     facts = _facts(rng)
     kept = ledger.Ledger(facts)
     updated = 0
@@ -135,7 +141,14 @@ def test_incremental_tables_equal_the_tables_from_scratch_on_random_edits(rng: r
         else:
             kept = ledger.Ledger(facts)
         assert _tables(facts, kept.analysis()) == _tables(facts, ledger.analyse_from_scratch(facts))
-    assert updated  # most edits are of games: the incremental path ran
+    return updated
+
+
+def test_most_edits_of_random_leagues_are_followed_incrementally():
+    """Issue 20 item 2: the property test above runs the incremental path (a few random edit sequences may
+    legitimately rebuild at every edit: a new game_days, a settings change)."""
+    updated = sum(_follow_edits(random.Random(seed), 15) for seed in range(8))
+    assert updated > 8 * 15 / 2
 
 
 def test_a_saved_result_is_judged_incrementally_and_a_settings_change_is_not():
@@ -179,3 +192,43 @@ def test_an_analysis_handed_out_keeps_its_tables_when_the_ledger_moves_on():
     for _ in range(12):
         kept.update(_edit(rng, kept.facts))
     assert _tables(facts, first) == before
+
+
+def _sums_as_dicts(sums: ledger.StageSums) -> tuple:
+    return (dict(sums.units), dict(sums.mafia), dict(sums.players), dict(sums.players_mafia), dict(sums.uncounted))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_the_one_pass_build_adds_the_seats_judging_and_adding_each_game_would(rng: random.Random):
+    """Issue 20 item 2 (FL-13..FL-15, FL-20): the ledger's build adds a plainly scoring game's seats while it
+    judges them, and takes them away again when a later seat of the game turns out not to score plainly (a
+    foreign or second player, a fake passport); its sums equal adding every judged game afterwards."""
+    facts = _facts(rng)
+    for _ in range(rng.randint(0, 6)):
+        facts = _edit(rng, facts)
+    built = ledger.Ledger(facts)
+    for records, sums in zip(built.records, built.sums):
+        again = ledger.StageSums()
+        for record in records.values():
+            again.add(record)
+        assert _sums_as_dicts(sums) == _sums_as_dicts(again)
+
+
+def test_a_game_whose_last_seat_is_foreign_keeps_only_the_sums_of_its_judged_seats():
+    """Issue 20 item 2 (FL-15.2, FL-15.4): the first seats of a game are added in the one pass, the foreign last
+    seat sends the game to the seat-by-seat judgement, and no seat is counted twice or left with an empty entry."""
+    seats = (Seat(player="Fam01-p1", team="Fam01", role="mafia", days_played=3),
+             Seat(player="Fam02-p1", team="Fam02", role="civilian", days_played=3),
+             Seat(player="Fam03-p1", team="Fam03", role="don", days_played=3),
+             Seat(player="stranger", team="Fam04", role="doctor", days_played=3))
+    game = Game(number=1, status="played", outcome="mafia", group="A", seats=seats, game_days=3,
+                scheduled_at=START)
+    facts = dataclasses.replace(_facts(random.Random(1)), stages=(
+        Stage(key="qualifying", groups=tuple(Group(name=g, teams=tuple(t)) for g, t in GROUPS.items()),
+              games=(game,)),))
+    sums = ledger.Ledger(facts).sums[0]
+    assert set(sums.units) == {"Fam01", "Fam02", "Fam03"} and set(sums.mafia) == {"Fam01", "Fam03"}
+    assert set(sums.players) == {("Fam01-p1", "Fam01"), ("Fam02-p1", "Fam02"), ("Fam03-p1", "Fam03"),
+                                 ("stranger", "Fam04")}
+    assert sums.players[("stranger", "Fam04")] == {1: 0} and sums.uncounted == {("stranger", "Fam04"): 1}
