@@ -166,3 +166,54 @@ def test_random_edits_through_the_orm_never_make_the_cache_differ():
             team.name = f"{team.name}x"
             team.save()
         assert cached(tournament) == fresh(tournament), action
+
+
+def game_header_reads(queries) -> list[str]:
+    return [q["sql"] for q in queries if 'FROM "tournaments_game"' in q["sql"] and '"revision"' in q["sql"]]
+
+
+def test_a_saved_result_reads_the_headers_of_the_changed_games_only():
+    """Issue 20 item 2: a changed game's revision is the tournament's new facts version, so the loader asks for
+    the games above the cached revision (and counts the games) instead of reading every game's header."""
+    tournament = import_document(mafia_league(30, seed=12))
+    cached(tournament)
+    game = Game.objects.get(stage__tournament=tournament, number=9)
+    game.outcome = "draw" if game.outcome != "draw" else "mafia"
+    game.save()
+    tournament.refresh_from_db()
+    assert Game.objects.get(pk=game.pk).revision == tournament.facts_version
+    with CaptureQueriesContext(connection) as ctx:
+        facts = cached(tournament)
+    headers = game_header_reads(ctx.captured_queries)
+    assert len(headers) == 1 and '"revision" >' in headers[0]
+    assert len(seat_reads(ctx.captured_queries)) == 1
+    assert facts == fresh(tournament) and facts.stages[0].game(9).outcome == game.outcome
+
+
+def test_a_game_moved_to_another_stage_is_listed_in_its_new_stage():
+    """A changed game's header names its stage: a game moved to another stage of the tournament is listed there,
+    in the loader's order (stage, then id)."""
+    tournament = import_document(mafia_league(12, seed=13))
+    qualifying = Stage.objects.create(tournament=tournament, key="qualifying", order=0)
+    for number in (5, 8):  # 5 is read in its new stage from scratch, 8 joins it through the cache
+        cached(tournament)
+        game = Game.objects.get(stage__tournament=tournament, number=number)
+        game.stage = qualifying
+        game.save()
+        facts = cached(tournament)
+        assert facts == fresh(tournament)
+    assert [g.number for g in facts.stage("qualifying").games] == [5, 8]
+
+
+def test_a_game_removed_without_a_change_mark_is_noticed_by_the_count():
+    """The loader counts the tournament's games: one removed behind the portal's back (no signal, no version)
+    makes it read everything again rather than keep the game."""
+    tournament = import_document(mafia_league(12, seed=14))
+    cached(tournament)
+    game = Game.objects.get(stage__tournament=tournament, number=3)
+    with connection.cursor() as cursor:
+        for table, column in ((Seat._meta.db_table, "game_id"), (Game.absent_teams.through._meta.db_table,
+                                                                 "game_id"), (Game._meta.db_table, "id")):
+            cursor.execute(f'DELETE FROM "{table}" WHERE "{column}" = %s', [game.pk])
+    facts = cached(tournament)
+    assert facts.stages[0].game(3) is None and facts == fresh(tournament)

@@ -19,7 +19,7 @@ import contextvars
 from collections.abc import Callable
 
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, Subquery
 
 from tournaments.models import Game, Tournament
 
@@ -58,13 +58,15 @@ def mark_changed(tournament_id: int, *, bump: bool = True, game_id: int | None =
     """Record that the facts of a tournament changed and schedule its recompute.
 
     ``game_id``: the change touched that game only (the game row, its seats,
-    no-show eliminations or absent teams); its ``revision`` is bumped and the
-    other games' facts stay valid for the loader's cache (``tournaments.game_cache``).
+    no-show eliminations or absent teams); its ``revision`` becomes the
+    tournament's new ``facts_version`` and the other games' facts stay valid
+    for the loader's cache (``tournaments.game_cache``).
     Any other change bumps ``head_version``, which invalidates every cached game.
     """
     if bump and game_id is not None:
         Tournament.objects.filter(pk=tournament_id).update(facts_version=F("facts_version") + 1)
-        Game.objects.filter(pk=game_id).update(revision=F("revision") + 1)
+        Game.objects.filter(pk=game_id).update(revision=Subquery(  # the new version (tournaments.game_cache)
+            Tournament.objects.filter(pk=tournament_id).values("facts_version")[:1]))
     elif bump:
         Tournament.objects.filter(pk=tournament_id).update(facts_version=F("facts_version") + 1,
                                                            head_version=F("head_version") + 1)

@@ -171,27 +171,54 @@ def plain_rows(queryset) -> list[tuple]:
         return cursor.fetchall()
 
 
+HEADER_FIELDS = ("id", "stage_id", "revision", "number", "status")
+
+
 def _load_games(tournament: Tournament, team_name: dict[int, str]) -> dict[int, list[F.Game]]:
-    """Every game of the tournament, read again only where its header changed (``tournaments.game_cache``)."""
+    """Every game of the tournament, read again only where it changed since the cached read
+    (``tournaments.game_cache``): the games whose revision is above the cached ones, and their count."""
     tid = tournament.pk
-    headers = plain_rows(Game.objects.filter(stage__tournament_id=tid).order_by("stage_id", "id").values_list(
-        "id", "stage_id", "revision", "number", "status"))
-    cached = game_cache.cached_games(tournament)
-    stale = [row[0] for row in headers if row[0] not in cached or cached[row[0]][0] != row]
-    if len(stale) > STALE_GAMES_READ_BY_ID or len(stale) == len(headers):
+    entry = game_cache.cached(tournament)
+    keep: dict[int, tuple[tuple, F.Game]] | None = None
+    if entry is not None:
+        changed = plain_rows(Game.objects.filter(stage__tournament_id=tid, revision__gt=entry.revision).order_by(
+            "stage_id", "id").values_list(*HEADER_FIELDS))
+        if len(changed) <= STALE_GAMES_READ_BY_ID:
+            keep = _merged(tournament, entry, changed, team_name, Game.objects.filter(stage__tournament_id=tid).count())
+    if keep is None:
+        headers = plain_rows(Game.objects.filter(stage__tournament_id=tid).order_by("stage_id", "id").values_list(
+            *HEADER_FIELDS))
         fresh = _read_games(Q(game__stage__tournament_id=tid), Q(stage__tournament_id=tid), team_name)
-    elif stale:
-        fresh = _read_games(Q(game_id__in=stale), Q(pk__in=stale), team_name)
-    else:
-        fresh = {}
+        keep = {row[0]: (row, fresh[row[0]]) for row in headers}
+        game_cache.remember(tournament, keep)
     games: dict[int, list[F.Game]] = defaultdict(list)
-    keep: dict[int, tuple[tuple, F.Game]] = {}
-    for row in headers:
-        game = fresh[row[0]] if row[0] in fresh else cached[row[0]][1]
-        games[row[1]].append(game)
-        keep[row[0]] = (row, game)
-    game_cache.remember(tournament, keep)
+    for header, game in keep.values():
+        games[header[1]].append(game)
     return games
+
+
+def _merged(tournament: Tournament, entry: game_cache.CachedGames, changed: list[tuple],
+            team_name: dict[int, str], count: int) -> dict[int, tuple[tuple, F.Game]] | None:
+    """The cached games with the changed ones read again, in the loader's order (stage, id); None when games
+    were removed since (fewer games than the cached and the new ones)."""
+    games = entry.games
+    if not changed:
+        return games if count == len(games) else None
+    new = sum(row[0] not in games for row in changed)
+    if count != len(games) + new:
+        return None
+    ids = [row[0] for row in changed]
+    fresh = _read_games(Q(game_id__in=ids), Q(pk__in=ids), team_name)
+    keep = dict(games)
+    moved = new > 0  # a new game, or one moved to another stage
+    for row in changed:
+        if not moved and keep[row[0]][0][1] != row[1]:
+            moved = True
+        keep[row[0]] = (row, fresh[row[0]])
+    if moved:  # the loader's order again
+        keep = dict(sorted(keep.items(), key=lambda item: (item[1][0][1], item[0])))
+    game_cache.remember(tournament, keep, max(entry.revision, *(row[2] for row in changed)))
+    return keep
 
 
 def _read_games(by_game: Q, own: Q, team_name: dict[int, str]) -> dict[int, F.Game]:
