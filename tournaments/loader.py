@@ -18,6 +18,7 @@ from django.db import connection
 from django.db.models import Q
 
 import rulesets
+from accounts.models import Player
 from rulesets import facts as F
 from tournaments import game_cache
 from tournaments.models import (
@@ -225,14 +226,16 @@ def _read_games(by_game: Q, own: Q, team_name: dict[int, str]) -> dict[int, F.Ga
     seats: dict[int, list[F.Seat]] = {}
     seat = F.make_seat
     rows = plain_rows(Seat.objects.filter(by_game).order_by("game_id", "order").values_list(
-        "game_id", "player__nick", "team_id", "role", "stats", "timed_out", "days_played", "maniac_kills",
+        "game_id", "player_id", "team_id", "role", "stats", "timed_out", "days_played", "maniac_kills",
         "in_final_phase", "fake_passport"))
-    nicks: dict[str, str] = {}  # one string per nick and role: a ruleset hashes each seat's (issue 20)
-    nick_of, role_of = nicks.setdefault, {}.setdefault
+    # the nicks by id (the server joins no player per seat), one string per nick and role: a ruleset hashes
+    # each seat's (issue 20)
+    nick = dict(Player.objects.filter(pk__in={row[1] for row in rows}).values_list("pk", "nick")) if rows else {}
+    role_of = {}.setdefault
     for game_id, game_rows in groupby(rows, key=itemgetter(0)):
-        seats[game_id] = [seat(nick_of(nick, nick), team_name[team_id], role_of(role, role), stats, timed_out,
+        seats[game_id] = [seat(nick[player_id], team_name[team_id], role_of(role, role), stats, timed_out,
                                days_played, kills, final_phase, fake)
-                          for _g, nick, team_id, role, stats, timed_out, days_played, kills, final_phase, fake
+                          for _g, player_id, team_id, role, stats, timed_out, days_played, kills, final_phase, fake
                           in game_rows]
     absent: dict[int, list[str]] = defaultdict(list)
     through = Game.absent_teams.through
