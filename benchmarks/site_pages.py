@@ -259,21 +259,6 @@ def clone(plan: Plan, template: Template, index: int, players: dict[str, int]) -
     return keys[Tournament][old]
 
 
-def analyze() -> None:
-    """PostgreSQL: ``VACUUM ANALYZE``, as autovacuum keeps a site that grew over months.
-
-    The copies are bulk inserts made within seconds; without ``ANALYZE`` the planner still sees the tables as
-    they were (a few hundred rows), misjudges ``game_id IN (...)`` as 100,000 seats and starts parallel workers;
-    without ``VACUUM`` the indexes still hold the rows of the runs deleted before (a player's seats: ten times
-    the live ones) and every page reads their blocks.
-    """
-    from django.db import connection
-
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("VACUUM ANALYZE")
-
-
 class Site:
     """The tournaments of this run, grown to each size in turn."""
 
@@ -318,7 +303,7 @@ class Site:
             self.ids.append(clone(self.plan, template, index, self.players))
             if index % 100 == 99:
                 print(f"     {index + 1:,} tournaments", flush=True)
-        analyze()
+        common.vacuum()  # as autovacuum keeps a site that grew over months (the copies are bulk inserts)
         return time.perf_counter() - start
 
     def delete(self) -> None:
