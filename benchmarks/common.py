@@ -104,7 +104,7 @@ def setup(*, migrate: bool = True) -> str:
 
         call_command("migrate", verbosity=0, interactive=False)
     delete_stale_tournaments()
-    vacuum()
+    vacuum(reindex=True)
     return where
 
 
@@ -211,19 +211,31 @@ def delete_tournaments(tournament_ids: Sequence[int], batch: int = 200) -> None:
         vacuum()
 
 
-def vacuum() -> None:
+def vacuum(reindex: bool = False) -> None:
     """PostgreSQL: ``VACUUM ANALYZE`` the benchmark database, as autovacuum keeps a real site.
 
     The benchmarks import and delete hundreds of thousands of rows; on a server whose autovacuum is off (the CI
     and test servers here) the tables and indexes keep the deleted rows and every later run writes and reads
     their blocks (an import of 10,000 games took 2.8 s instead of 2 s with 600,000 dead seats). Without
-    ``ANALYZE`` the planner still sees bulk-inserted tables as they were. Skipped inside a transaction.
+    ``ANALYZE`` the planner still sees bulk-inserted tables as they were. ``reindex`` (at the start of a run):
+    the indexes of a table that are more than twice its size and 16 MB are built again (``VACUUM`` frees their
+    pages but does not shrink them: after many runs the seat indexes were 35 MB over an empty table, and a page
+    reading seats by player walked them). Skipped inside a transaction.
     """
     from django.db import connection
 
-    if connection.vendor == "postgresql" and not connection.in_atomic_block:
-        with connection.cursor() as cursor:
-            cursor.execute("VACUUM ANALYZE")
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+        if not reindex:
+            return
+        cursor.execute(
+            "SELECT c.oid::regclass::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE c.relkind = 'r' AND n.nspname = 'public' AND (SELECT coalesce(sum(pg_relation_size(i.indexrelid)), "
+            "0) FROM pg_index i WHERE i.indrelid = c.oid) > 2 * pg_relation_size(c.oid) + 16 * 1024 * 1024")
+        for (table,) in cursor.fetchall():
+            cursor.execute(f"REINDEX TABLE {table}")
 
 
 def slug(name: str) -> str:
