@@ -29,7 +29,7 @@ then, once with 1 and once with 2 Celery workers (``celery -A config worker
    the tournaments (a GET per tournament made it spin at thousands of requests a
    second, CPU the workers need). Beside the ratio: the machine's own, two
    CPU-bound processes at once against one (``machine_scaling``): on a shared
-   2-vCPU guest it moves between 1.4x and 2.0x from minute to minute.
+   2-vCPU guest it moves between 1.1x and 2.0x from run to run.
 
 Each goal is printed beside its figure (``ok`` / ``MISSED``) at the end, with the load average
 (``os.getloadavg()``) before and after the run: the machine may be shared.

@@ -440,23 +440,24 @@ def parse_document(document: Any) -> TournamentFacts:
     """
     seats = _clean_but_seats(document)
     if seats is None:
-        text = text_problems(document)
-        if text:
-            raise RulesetError(text)
+        _refuse_unstorable_text(document)
     r = Reader()
     try:
         facts = _parse_document(r, document)
     except RulesetError:
         if seats is not None:
-            text = text_problems(document)
-            if text:
-                raise RulesetError(text) from None
+            _refuse_unstorable_text(document)
         raise
     if seats is not None and r.clean_seats != seats:
-        text = text_problems(document)
-        if text:
-            raise RulesetError(text)
+        _refuse_unstorable_text(document)
     return facts
+
+
+def _refuse_unstorable_text(document: Any) -> None:
+    """Raise ``RulesetError`` with the ``text_problems`` of the document, if it has any."""
+    text = text_problems(document)
+    if text:
+        raise RulesetError(text) from None
 
 
 def _clean_but_seats(document: Any) -> int | None:

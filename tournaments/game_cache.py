@@ -38,7 +38,8 @@ class CachedGames:
     revision: int  # the greatest revision among the headers
 
 
-HEADER_REVISION = 2  # (id, stage, revision, number, status)
+HEADER_FIELDS = ("id", "stage_id", "revision", "number", "status")  # a game's header, as the loader reads it
+HEADER_REVISION = HEADER_FIELDS.index("revision")
 
 _games: LRU[int, CachedGames] = LRU(max_entries=4)
 

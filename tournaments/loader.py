@@ -172,9 +172,6 @@ def plain_rows(queryset) -> list[tuple]:
         return cursor.fetchall()
 
 
-HEADER_FIELDS = ("id", "stage_id", "revision", "number", "status")
-
-
 def _load_games(tournament: Tournament, team_name: dict[int, str]) -> dict[int, list[F.Game]]:
     """Every game of the tournament, read again only where it changed since the cached read
     (``tournaments.game_cache``): the games whose revision is above the cached ones, and their count."""
@@ -183,12 +180,12 @@ def _load_games(tournament: Tournament, team_name: dict[int, str]) -> dict[int, 
     keep: dict[int, tuple[tuple, F.Game]] | None = None
     if entry is not None:
         changed = plain_rows(Game.objects.filter(stage__tournament_id=tid, revision__gt=entry.revision).order_by(
-            "stage_id", "id").values_list(*HEADER_FIELDS))
+            "stage_id", "id").values_list(*game_cache.HEADER_FIELDS))
         if len(changed) <= STALE_GAMES_READ_BY_ID:
             keep = _merged(tournament, entry, changed, team_name, Game.objects.filter(stage__tournament_id=tid).count())
     if keep is None:
         headers = plain_rows(Game.objects.filter(stage__tournament_id=tid).order_by("stage_id", "id").values_list(
-            *HEADER_FIELDS))
+            *game_cache.HEADER_FIELDS))
         fresh = _read_games(Q(game__stage__tournament_id=tid), Q(stage__tournament_id=tid), team_name)
         keep = {row[0]: (row, fresh[row[0]]) for row in headers}
         game_cache.remember(tournament, keep)
@@ -218,7 +215,7 @@ def _merged(tournament: Tournament, entry: game_cache.CachedGames, changed: list
         keep[row[0]] = (row, fresh[row[0]])
     if moved:  # the loader's order again
         keep = dict(sorted(keep.items(), key=lambda item: (item[1][0][1], item[0])))
-    game_cache.remember(tournament, keep, max(entry.revision, *(row[2] for row in changed)))
+    game_cache.remember(tournament, keep, max(entry.revision, *(row[game_cache.HEADER_REVISION] for row in changed)))
     return keep
 
 

@@ -107,18 +107,11 @@ class StageSums:
         return entries
 
     def add(self, record: GameRecord, sign: int = 1) -> None:
-        """Add (``sign`` 1) or take away (-1) the record's seats."""
+        """Add (``sign`` 1) or take away (-1) the record's seats. The ledger's build adds a plainly scoring game
+        in the pass that judges it (``Context.plain_values``); this is the seat-by-seat way, for every other
+        game and for an update."""
         number = record.game.number
         verdicts = record.verdicts
-        if verdicts is None and sign > 0 and not self.shared:  # every seat scores: the common case, kept short
-            players, units, mafia, players_mafia = self.players, self.units, self.mafia, self.players_mafia
-            for seat, value in zip(record.game.seats, record.values):
-                team = seat.team
-                key = (seat.player, team)
-                players[key][number] = units[team][number] = value[2]
-                if seat.role in MAFIA_ROLES:
-                    players_mafia[key][number] = mafia[team][number] = value[2]
-            return
         for index, (seat, value) in enumerate(zip(record.game.seats, record.values)):
             verdict = verdicts[index] if verdicts is not None else SCORES
             units = value[2]
