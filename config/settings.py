@@ -108,6 +108,9 @@ def database_from_url(url: str) -> dict:
             "HOST": parsed.hostname or "",
             "PORT": str(parsed.port or ""),
             "CONN_MAX_AGE": int(os.environ.get("CONN_MAX_AGE", "60")),
+            # The portal's queries are short: compiling one with the JIT (past jit_above_cost, as a player's
+            # seats across 1,000 tournaments are estimated) cost more than running it (issue 20, item 3).
+            "OPTIONS": {"options": "-c jit=on" if os.environ.get("DATABASE_JIT") == "on" else "-c jit=off"},
         }
     if parsed.scheme == "sqlite":
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": parsed.path or BASE_DIR / "db.sqlite3"}
@@ -214,6 +217,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    # DRF's JSON through orjson (portal.api.renderers), and the browsable API
+    "DEFAULT_RENDERER_CLASSES": ["portal.api.renderers.JSONRenderer", "rest_framework.renderers.BrowsableAPIRenderer"],
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "portal.api.errors.exception_handler",  # a Refused -> its status and body, in one place

@@ -12,17 +12,19 @@ from django.db.models.functions import JSONObject
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.formats import localize
+from django.utils.translation import gettext as _
 
 import rulesets
 from accounts.models import Player
-from portal.labels import ITEMS, PENALTY_KINDS, SIDES, TEAM_STATUSES, TOUR_ROLES, label, reason_text
+from portal.labels import ITEMS, PENALTY_KINDS, SIDES, TEAM_STATUSES, TOUR_ROLES, label, reason_text, stage_label
 from portal.views.chart import build_chart, draw_chart
 from portal.views.common import paginate
 from portal.views.figures import seat_points_by_stage
 from portal.views.standings import place_labels, snapshot_status
 from rulesets.facts import SIDE_OF_ROLE
 from scoring.models import StandingsSnapshot
-from tournaments.models import Penalty, RosterEntry, Seat, Team, Tournament
+from tournaments.models import GameStatus, Outcome, Penalty, RoleChoice, RosterEntry, Seat, Team, Tournament
 
 ROUNDS_TABLE_LIMIT = 60
 TOURNAMENTS_PAGE = 20  # the player page lists this many tournaments at a time, newest first
@@ -232,24 +234,45 @@ def _player_results(player: Player, entries: list[RosterEntry],
     return out
 
 
-PLAYER_SEAT_FIELDS = ("role", "timed_out", "game", "team", "game__number", "game__status", "game__outcome",
-                      "game__stage", "game__stage__key", "game__stage__tournament", "game__stage__tournament__slug",
-                      "game__stage__tournament__name", "team__name")
+PLAYER_GAME_COLUMNS = ("role", "timed_out", "team_id", "team__name", "game__number", "game__status",
+                       "game__outcome", "game__stage__key", "game__stage__tournament__slug",
+                       "game__stage__tournament__name")
 
 
-def _seat_links(seats: Iterable[Seat]) -> None:
-    """Each seat of the player's page with its side and its links (each tournament's and team's reversed once)."""
-    tournaments: dict[int, str] = {}
-    teams: dict[int, str] = {}
-    for seat in seats:
-        tournament = seat.game.stage.tournament
-        if tournament.pk not in tournaments:
-            tournaments[tournament.pk] = tournament.get_absolute_url()
-        if seat.team_id not in teams:
-            teams[seat.team_id] = reverse("team", args=[tournament.slug, seat.team_id])
-        seat.tournament_url, seat.team_url = tournaments[tournament.pk], teams[seat.team_id]
-        seat.game_url = reverse("game", args=[tournament.slug, seat.game.stage.key, seat.game.number])
-        seat.side_label = str(label(SIDES, SIDE_OF_ROLE.get(seat.role)))
+def _player_games(rows: Iterable[tuple]) -> list[dict[str, str | bool]]:
+    """The player's games as the page shows them, from plain rows (``PLAYER_GAME_COLUMNS``).
+
+    Each link and text is made once per tournament, team, stage or value and the template only prints them: a
+    page of 50 games builds no model instances and looks nothing up (issue 20, item 3).
+    """
+    links: dict[tuple, str] = {}
+    texts: dict[tuple, str] = {}
+
+    def link(*args: Any) -> str:
+        if args not in links:
+            links[args] = reverse(args[0], args=args[1:])
+        return links[args]
+
+    def text(kind: str, value: Any, make: Any) -> str:
+        if (kind, value) not in texts:
+            texts[kind, value] = str(make(value))
+        return texts[kind, value]
+
+    roles, statuses, outcomes = dict(RoleChoice.choices), dict(GameStatus.choices), dict(Outcome.choices)
+    game_number = _("game %(number)s")
+    out = []
+    for role, timed_out, team_id, team_name, number, status, outcome, stage_key, slug, tournament_name in rows:
+        out.append({
+            "tournament": tournament_name, "tournament_url": link("tournament", slug),
+            "label": text("stage", stage_key, stage_label) + ", " + game_number % {"number": localize(number)},
+            "url": reverse("game", args=[slug, stage_key, number]),
+            "team": team_name, "team_url": link("team", slug, team_id),
+            "role": text("role", role, lambda r: f"{roles.get(r, r)} ({label(SIDES, SIDE_OF_ROLE.get(r))})"),
+            "timed_out": timed_out,
+            "result": text("outcome", outcome, lambda o: outcomes.get(o, o)) if outcome else text(
+                "status", status, lambda s: statuses.get(s, s)),
+        })
+    return out
 
 
 def player_view(request: HttpRequest, pk: int) -> HttpResponse:
@@ -260,24 +283,25 @@ def player_view(request: HttpRequest, pk: int) -> HttpResponse:
     shown = paginate(request, Tournament.objects.filter(
         pk__in=RosterEntry.objects.filter(player=player).values("team__tournament_id")).only(
         "slug", "name", "starts_on").order_by("-starts_on", "name", "pk"), TOURNAMENTS_PAGE, TOURNAMENTS_PARAM)
-    tournaments: dict[int, dict[str, Any]] = {t.pk: {"tournament": t, "teams": []} for t in shown}
+    tournaments: dict[int, dict[str, Any]] = {t.pk: {"tournament": t, "url": t.get_absolute_url(), "teams": []}
+                                              for t in shown}
     entries = list(RosterEntry.objects.filter(player=player, team__tournament_id__in=list(tournaments)).select_related(
         "team__stage").order_by("team__stage__order", "team__order", "team__name", "pk"))
     for entry in entries:
         entry.team.tournament = tournaments[entry.team.tournament_id]["tournament"]
         tournaments[entry.team.tournament_id]["teams"].append(
-            {"team": entry.team, "captain": entry.team.captain_id == player.pk})
+            {"team": entry.team, "captain": entry.team.captain_id == player.pk,
+             "url": reverse("team", args=[entry.team.tournament.slug, entry.team.pk])})
     seats = paginate(request, Seat.objects.filter(
-        player=player, game__stage__tournament_id__in=list(tournaments)).select_related(
-        "game__stage__tournament", "team").only(*PLAYER_SEAT_FIELDS).order_by(
-        "-game__stage__tournament__starts_on", "game__stage__tournament_id", "game__stage__order", "game__number"),
-        PLAYER_GAMES_PAGE)
-    _seat_links(seats)
+        player=player, game__stage__tournament_id__in=list(tournaments)).order_by(
+        "-game__stage__tournament__starts_on", "game__stage__tournament_id", "game__stage__order", "game__number"
+    ).values_list(*PLAYER_GAME_COLUMNS), PLAYER_GAMES_PAGE)
     results = _player_results(player, entries, _player_snapshots(list(tournaments), player.nick))
     for tid, item in tournaments.items():
         item.update(results.get(tid, {"rows": [], "awards": []}))
     return render(request, "tournaments/player.html", {
         "player": player, "tournaments": list(tournaments.values()), "tournaments_page": shown,
-        "tournaments_param": TOURNAMENTS_PARAM, "seats": seats,
-        "awards": [a | {"tournament": t["tournament"]} for t in tournaments.values() for a in t["awards"]],
+        "tournaments_param": TOURNAMENTS_PARAM, "seats": seats, "games": _player_games(seats),
+        "awards": [a | {"tournament": t["tournament"], "tournament_url": t["url"]}
+                   for t in tournaments.values() for a in t["awards"]],
     })
