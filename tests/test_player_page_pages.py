@@ -132,3 +132,36 @@ def test_player_page_runs_the_same_queries_for_3_and_7_tournaments(client, small
             counts[size, query] = len(captured)
     assert counts[3, ""] == counts[7, ""] == counts[3, "?tournaments_page=2"] == counts[7, "?tournaments_page=2"], \
         counts
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_player_page_game_rows_name_the_game_the_role_and_its_side_and_the_outcome(client, language):
+    """Each row as the model's own labels give it: the stage and number, the role (its side), the outcome or else
+    the game's status, "timed out" where the player timed out; the links of the tournament, game and team."""
+    from django.utils import translation
+
+    from portal.labels import SIDES, stage_label
+    from rulesets.facts import SIDE_OF_ROLE
+
+    leagues: list[Tournament] = []
+    grow(leagues, 1)
+    Seat.objects.filter(player__nick=STAR, game__number=2).update(timed_out=True)
+    html = page(client, language=language)
+    games = html[html.index('aria-labelledby="games-heading"'):]
+    seats = Seat.objects.filter(player__nick=STAR).select_related("game__stage__tournament", "team").order_by(
+        "game__number")
+    assert seats.count() == games.count("<tr><td>")
+    with translation.override(language):
+        for seat in seats:
+            game, tournament = seat.game, seat.game.stage.tournament
+            side = SIDES.get(SIDE_OF_ROLE.get(seat.role), "")
+            row = (f'<tr><td><a href="/t/{tournament.slug}/">{tournament.name}</a></td>\n'
+                   f'        <td><a href="/t/{tournament.slug}/final/games/{game.number}/">{stage_label("final")}, '
+                   f'{translation.gettext("game %(number)s") % {"number": game.number}}</a></td>\n'
+                   f'        <td><a href="/t/{tournament.slug}/teams/{seat.team_id}/">{seat.team.name}</a></td>\n'
+                   f'        <td>{seat.get_role_display()} ({side})'
+                   f'{" · " + translation.gettext("timed out") if seat.timed_out else ""}</td>\n'
+                   f'        <td>{game.get_outcome_display() if game.outcome else game.get_status_display()}</td></tr>')
+            assert row in games, row
+    assert games.count(" · ") == 1
