@@ -13,9 +13,12 @@ import re
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
 from accounts.models import Player
+from portal.labels import SIDES, stage_label
 from portal.views import people
+from rulesets.facts import SIDE_OF_ROLE
 from scoring.models import StandingsSnapshot
 from scoring.services import recompute
 from tournaments.importer import import_document
@@ -139,11 +142,6 @@ def test_player_page_runs_the_same_queries_for_3_and_7_tournaments(client, small
 def test_player_page_game_rows_name_the_game_the_role_and_its_side_and_the_outcome(client, language):
     """Each row as the model's own labels give it: the stage and number, the role (its side), the outcome or else
     the game's status, "timed out" where the player timed out; the links of the tournament, game and team."""
-    from django.utils import translation
-
-    from portal.labels import SIDES, stage_label
-    from rulesets.facts import SIDE_OF_ROLE
-
     leagues: list[Tournament] = []
     grow(leagues, 1)
     Seat.objects.filter(player__nick=STAR, game__number=2).update(timed_out=True)

@@ -17,10 +17,8 @@ from typing import Any
 
 import orjson
 from rest_framework import renderers
-from rest_framework.utils.encoders import JSONEncoder
 
 _OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
-_DEFAULT = JSONEncoder().default
 
 
 class JSONRenderer(renderers.JSONRenderer):
@@ -30,7 +28,7 @@ class JSONRenderer(renderers.JSONRenderer):
                 accepted_media_type, renderer_context or {}) is not None:
             return super().render(data, accepted_media_type, renderer_context)
         try:
-            out = orjson.dumps(data, default=_DEFAULT, option=_OPTIONS)
+            out = orjson.dumps(data, default=self.encoder_class().default, option=_OPTIONS)
         except (orjson.JSONEncodeError, TypeError):
             return super().render(data, accepted_media_type, renderer_context)
         if b"\xe2\x80\xa8" in out or b"\xe2\x80\xa9" in out:

@@ -239,19 +239,20 @@ PLAYER_GAME_COLUMNS = ("role", "timed_out", "team_id", "team__name", "game__numb
                        "game__stage__tournament__name")
 
 
-def _player_games(rows: Iterable[tuple]) -> list[dict[str, str | bool]]:
-    """The player's games as the page shows them, from plain rows (``PLAYER_GAME_COLUMNS``).
+def _player_games(rows: Iterable[tuple], tournament_urls: dict[str, str]) -> list[dict[str, str | bool]]:
+    """The player's games as the page shows them, from plain rows (``PLAYER_GAME_COLUMNS``) of the tournaments
+    whose links ``tournament_urls`` holds by slug.
 
-    Each link and text is made once per tournament, team, stage or value and the template only prints them: a
-    page of 50 games builds no model instances and looks nothing up (issue 20, item 3).
+    Each link and text is made once per team, stage or value and the template only prints them: a page of 50
+    games builds no model instances and looks nothing up (issue 20, item 3).
     """
-    links: dict[tuple, str] = {}
+    team_urls: dict[int, str] = {}
     texts: dict[tuple, str] = {}
 
-    def link(*args: Any) -> str:
-        if args not in links:
-            links[args] = reverse(args[0], args=args[1:])
-        return links[args]
+    def team_url(slug: str, team_id: int) -> str:
+        if team_id not in team_urls:
+            team_urls[team_id] = reverse("team", args=[slug, team_id])
+        return team_urls[team_id]
 
     def text(kind: str, value: Any, make: Any) -> str:
         if (kind, value) not in texts:
@@ -263,10 +264,10 @@ def _player_games(rows: Iterable[tuple]) -> list[dict[str, str | bool]]:
     out = []
     for role, timed_out, team_id, team_name, number, status, outcome, stage_key, slug, tournament_name in rows:
         out.append({
-            "tournament": tournament_name, "tournament_url": link("tournament", slug),
+            "tournament": tournament_name, "tournament_url": tournament_urls[slug],
             "label": text("stage", stage_key, stage_label) + ", " + game_number % {"number": localize(number)},
             "url": reverse("game", args=[slug, stage_key, number]),
-            "team": team_name, "team_url": link("team", slug, team_id),
+            "team": team_name, "team_url": team_url(slug, team_id),
             "role": text("role", role, lambda r: f"{roles.get(r, r)} ({label(SIDES, SIDE_OF_ROLE.get(r))})"),
             "timed_out": timed_out,
             "result": text("outcome", outcome, lambda o: outcomes.get(o, o)) if outcome else text(
@@ -301,7 +302,8 @@ def player_view(request: HttpRequest, pk: int) -> HttpResponse:
         item.update(results.get(tid, {"rows": [], "awards": []}))
     return render(request, "tournaments/player.html", {
         "player": player, "tournaments": list(tournaments.values()), "tournaments_page": shown,
-        "tournaments_param": TOURNAMENTS_PARAM, "seats": seats, "games": _player_games(seats),
+        "tournaments_param": TOURNAMENTS_PARAM, "seats": seats,
+        "games": _player_games(seats, {item["tournament"].slug: item["url"] for item in tournaments.values()}),
         "awards": [a | {"tournament": t["tournament"], "tournament_url": t["url"]}
                    for t in tournaments.values() for a in t["awards"]],
     })
