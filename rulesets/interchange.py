@@ -38,6 +38,7 @@ from rulesets.facts import (
     Tour,
     TournamentFacts,
     Withdrawal,
+    make_seat,
 )
 from rulesets.rules import frozen
 
@@ -121,6 +122,7 @@ class Reader:
     def __init__(self) -> None:
         self.problems: list[Problem] = []
         self.clean_seats = 0  # seats read whole by ``_plain_seat``: their text is storable
+        self.plain_names: set[str] = set()  # the seats' names ``_plain_seat`` has found storable
 
     def fail(self, path: str, message: str) -> None:
         self.problems.append(Problem(path, message))
@@ -797,7 +799,7 @@ def parse_game(r: Reader, raw: Any, path: str) -> Game | None:
         r.fail(f"{path}.seats", f"a {status} game has no seats")
     game_days = r.integer(g.get("game_days"), f"{path}.game_days", minimum=0, maximum=MAX_GAME_DAYS)
     for i, s in enumerate(raw_seats):
-        seat = _plain_seat(s, game_days)
+        seat = _plain_seat(s, game_days, r.plain_names)
         if seat is not None and seat.player not in seen_players:
             seen_players.add(seat.player)
             seats.append(seat)
@@ -858,26 +860,25 @@ def parse_game(r: Reader, raw: Any, path: str) -> Game | None:
 _ROLE_SET = frozenset(ROLES)
 
 
-def _plain_seat(s: Any, game_days: int | None) -> Seat | None:
+def _plain_seat(s: Any, game_days: int | None, names: set[str]) -> Seat | None:
     """The seat, when it is plainly valid: known keys only, each value of its type and within its bounds, kills only
     for the maniac, days within the game's, names of storable text (``text_problems``). Else None, and
     ``parse_game`` reads it value by value, naming each problem. Only a speed-up: it accepts nothing the full
-    reading would refuse (a 10,000-game league has 150,000 seats)."""
+    reading would refuse (a 10,000-game league has 150,000 seats, and a few hundred names: ``names`` holds those
+    already found storable, so each is checked once)."""
     if type(s) is not dict or not s.keys() <= SEAT_KEYS:
         return None
     get = s.get
     player, team, role = get("player"), get("team"), get("role")
     if (type(player) is not str or type(team) is not str or type(role) is not str or role not in _ROLE_SET
-            or len(player) > MAX_NAME or len(team) > MAX_NAME or not player.strip() or not team.strip()
-            or "\x00" in player or "\x00" in team or (not player.isascii() and _bad_text(player))
-            or (not team.isascii() and _bad_text(team))):
+            or (player not in names and not _storable_name(player, names))
+            or (team not in names and not _storable_name(team, names))):
         return None
     stats, days, kills = get("stats"), get("days_played"), get("maniac_kills")
     if not (stats is None or (type(stats) is int and 0 <= stats <= MAX_INT)):
         return None
-    if not (days is None or (type(days) is int and 0 <= days <= MAX_GAME_DAYS)):
-        return None
-    if days is not None and game_days is not None and days > game_days:
+    if days is not None and (type(days) is not int or not 0 <= days <= MAX_GAME_DAYS
+                             or (game_days is not None and days > game_days)):
         return None
     if kills is None:
         kills = 0
@@ -886,7 +887,17 @@ def _plain_seat(s: Any, game_days: int | None) -> Seat | None:
     timed_out, final, fake = get("timed_out"), get("in_final_phase"), get("fake_passport")
     if not (_flag(timed_out) and _flag(final) and _flag(fake)):
         return None
-    return Seat(player, team, role, stats, timed_out is True, days, kills, final is True, fake is True)
+    return make_seat(player, team, role, stats, timed_out is True, days, kills, final is True, fake is True)
+
+
+def _storable_name(name: str, names: set[str]) -> bool:
+    """Whether a seat's player or team name is plainly valid (not blank, within its length, storable text); a valid
+    one joins ``names``."""
+    if (len(name) > MAX_NAME or not name.strip() or "\x00" in name
+            or (not name.isascii() and _bad_text(name))):
+        return False
+    names.add(name)
+    return True
 
 
 def _flag(value: Any) -> bool:

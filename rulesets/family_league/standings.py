@@ -140,18 +140,21 @@ def _game_problems(game: Game, pools: tuple[Pool, ...], path: str) -> list[Probl
                 problems.append(Problem(f"{path}.absent_teams[{ti}]",
                                         f"{team} is not a team of this game's group (FL-10)"))
     seen: set[str] = set()
+    low, high = STATS_RANGE
+    days = game.game_days
     for pi, seat in enumerate(game.seats):
-        spath = f"{path}.seats[{pi}]"
+        # the seat's path is spelt only for a problem: a league reads 150,000 seats (issue 20)
         if seat.player in seen:
-            problems.append(Problem(f"{spath}.player", f"{seat.player} already has a seat in this game"))
+            problems.append(Problem(f"{path}.seats[{pi}].player", f"{seat.player} already has a seat in this game"))
         seen.add(seat.player)
         if seat.maniac_kills and seat.role != "maniac":
-            problems.append(Problem(f"{spath}.maniac_kills", f"{seat.player} has kills but is not the maniac"))
-        if seat.days_played is not None and game.game_days is not None and seat.days_played > game.game_days:
-            problems.append(Problem(f"{spath}.days_played",
-                                    f"{seat.days_played} is greater than the game's game_days {game.game_days} (FL-14)"))
-        if seat.stats is not None and not STATS_RANGE[0] <= seat.stats <= STATS_RANGE[1]:
-            problems.append(Problem(f"{spath}.stats", f"{seat.stats} is outside 150..450"))
+            problems.append(Problem(f"{path}.seats[{pi}].maniac_kills",
+                                    f"{seat.player} has kills but is not the maniac"))
+        if seat.days_played is not None and days is not None and seat.days_played > days:
+            problems.append(Problem(f"{path}.seats[{pi}].days_played",
+                                    f"{seat.days_played} is greater than the game's game_days {days} (FL-14)"))
+        if seat.stats is not None and not low <= seat.stats <= high:
+            problems.append(Problem(f"{path}.seats[{pi}].stats", f"{seat.stats} is outside 150..450"))
     return problems
 
 
