@@ -149,33 +149,13 @@ def no_recompute_on_commit():
         changes.enqueue_recompute = original
 
 
-def import_quietly(document: dict) -> Any:
-    """Import a document without the recompute its commit would trigger; returns the tournament."""
+def import_quietly(document: dict, *, replace: bool = False) -> Any:
+    """Import a document without the recompute its commit would trigger (replacing the tournament of its slug
+    when ``replace``); returns the tournament."""
     from tournaments.importer import import_document
 
     with no_recompute_on_commit():
-        return import_document(document)
-
-
-def _incoming(model) -> list:
-    return [rel for rel in model._meta.get_fields(include_hidden=True)
-            if rel.auto_created and not rel.concrete and (rel.one_to_many or rel.one_to_one)]
-
-
-def _delete_children(cursor, model, parents, ids_sql: str, params: list) -> None:
-    """Rows pointing at the ``parents`` (a queryset of ``model``; ``ids_sql`` the same ids in SQL): rows of leaf
-    tables deleted (CASCADE, PROTECT) or detached (SET_NULL) by SQL, others deleted through the ORM."""
-    from django.db import connection, models
-
-    q = connection.ops.quote_name
-    for rel in _incoming(model):
-        child, table, column = rel.related_model, q(rel.related_model._meta.db_table), q(rel.field.column)
-        if rel.on_delete is models.SET_NULL:
-            cursor.execute(f"UPDATE {table} SET {column} = NULL WHERE {column} IN ({ids_sql})", params)
-        elif _incoming(child):
-            child._base_manager.filter(**{f"{rel.field.name}__in": parents}).delete()
-        else:
-            cursor.execute(f"DELETE FROM {table} WHERE {column} IN ({ids_sql})", params)
+        return import_document(document, replace=replace)
 
 
 def delete_tournament(tournament_id: int) -> None:
@@ -188,23 +168,17 @@ def delete_tournament(tournament_id: int) -> None:
 
 def delete_tournaments(tournament_ids: Sequence[int], batch: int = 200) -> None:
     """``delete_tournament`` for many tournaments, ``batch`` of them in each statement."""
-    from django.db import connection, transaction
+    from django.db import transaction
 
     from tournaments.changes import bulk_change
-    from tournaments.models import AuditEntry, Game, Stage, Tour, Tournament
+    from tournaments.models import AuditEntry, Tournament
+    from tournaments.purge import delete_games_and_tours
 
-    q = connection.ops.quote_name
     ids = list(tournament_ids)
     for start in range(0, len(ids), batch):
         chunk = ids[start:start + batch]
-        marks = ", ".join(["%s"] * len(chunk))
-        stage_ids = f"SELECT id FROM {q(Stage._meta.db_table)} WHERE tournament_id IN ({marks})"
-        with transaction.atomic(), connection.cursor() as cursor, bulk_change(), no_recompute_on_commit():
-            for model in (Game, Tour):
-                sub = f"SELECT id FROM {q(model._meta.db_table)} WHERE stage_id IN ({stage_ids})"
-                parents = model._base_manager.filter(stage__tournament_id__in=chunk)
-                _delete_children(cursor, model, parents, sub, chunk)
-                cursor.execute(f"DELETE FROM {q(model._meta.db_table)} WHERE stage_id IN ({stage_ids})", chunk)
+        with transaction.atomic(), bulk_change(), no_recompute_on_commit():
+            delete_games_and_tours(chunk)
             AuditEntry.objects.filter(tournament_id__in=chunk).delete()
             Tournament.objects.filter(pk__in=chunk).delete()
     if ids:

@@ -15,7 +15,9 @@ it times, each the median of a few runs:
   writes in its one transaction, up to and including the COMMIT (wall time; "import CPU" is this process's
   CPU time in it, without PostgreSQL's own work). The recompute job the commit queues is not part of it: it
   runs separately, in a worker (the benchmark suppresses it; ``benchmarks/recompute.py`` times it);
-- import / reference: the ratio the goal is set on.
+- import / reference: the ratio the goal is set on;
+- replace: the same import over the tournament it imported before (``replace=True``: the old tournament's rows
+  deleted first, in the same transaction), as an organizer re-imports a corrected season. A figure, no goal.
 
 Goals (issue 20, item 1, on PostgreSQL): a 10,000-game league imported in at most 2 s, and at most 3x the
 reference loop. A missed goal prints MISSED (the exit status stays 0; non-zero only on an error); the
@@ -54,6 +56,7 @@ class Result:
     imported_cpu: float
     queries: int
     statements: list[tuple[float, str]]
+    replaced: float = 0.0
 
     @property
     def ratio(self) -> float:
@@ -86,6 +89,15 @@ def one_import(document: dict) -> tuple[float, float, int, list[tuple[float, str
         common.delete_tournament(tournament.pk)
 
 
+def one_replace(document: dict) -> float:
+    """Wall time of one ``import_document(replace=True)`` over the same document imported just before."""
+    first = common.import_quietly(document)
+    wall, second = common.timed(lambda: common.import_quietly(document, replace=True))
+    if second.pk != first.pk:
+        common.delete_tournament(second.pk)
+    return wall
+
+
 def measure(games: int, repeat: int) -> Result:
     import json
 
@@ -100,15 +112,18 @@ def measure(games: int, repeat: int) -> Result:
     reference = statistics.median(common.timed(lambda: reference_loop(document))[0] for _ in range(repeat))
     runs = [one_import(document) for _ in range(repeat)]
     middle = sorted(runs, key=lambda r: r[0])[len(runs) // 2]
+    replaced = statistics.median(one_replace(document) for _ in range(repeat))
     return Result(games=games, seats=seats, megabytes=megabytes, parse=parse, reference=reference,
-                  imported=middle[0], imported_cpu=middle[1], queries=middle[2], statements=middle[3])
+                  imported=middle[0], imported_cpu=middle[1], queries=middle[2], statements=middle[3],
+                  replaced=replaced)
 
 
 def results_table(results: list[Result]) -> str:
     rows = [[f"{r.games:,}", f"{r.seats:,}", f"{r.megabytes:.1f} MB", f"{r.parse:.2f} s", f"{r.reference:.2f} s",
-             f"{r.imported:.2f} s", f"{r.imported_cpu:.2f} s", f"{r.ratio:.1f}x", r.queries] for r in results]
+             f"{r.imported:.2f} s", f"{r.imported_cpu:.2f} s", f"{r.ratio:.1f}x", r.queries, f"{r.replaced:.2f} s"]
+            for r in results]
     return common.table(["games", "seats", "JSON", "parse", "reference", "import", "import CPU", "import/ref",
-                         "queries"], rows)
+                         "queries", "replace"], rows)
 
 
 def goals(results: list[Result]) -> list[str]:

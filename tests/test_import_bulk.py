@@ -17,6 +17,7 @@ import pytest
 from django.apps import apps
 from django.core.management import call_command
 from django.db import IntegrityError, connection, transaction
+from django.db.models.signals import post_delete
 from django.test.utils import CaptureQueriesContext
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -25,7 +26,8 @@ import rulesets
 import tournaments.importer as importer
 from rulesets.interchange import export_standings, parse_document
 from tests.conftest import RULESET_KEYS, example, expected_export
-from tournaments import bulk
+from tournaments import bulk, purge
+from tournaments.changes import bulk_change
 from tournaments.importer import ImportRefused, import_document
 from tournaments.loader import load_facts
 from tournaments.models import Game, Seat, Stage, Tournament
@@ -168,6 +170,55 @@ def test_a_failure_in_the_middle_of_the_seat_copy_leaves_nothing_and_the_next_im
     tournament = import_document(document)
     assert Game.objects.filter(stage__tournament=tournament).count() == 100
     assert _export(load_facts(tournament)) == _export(parse_document(document))
+
+
+def test_a_replace_deletes_the_old_games_and_seats_set_wise_and_only_its_own():
+    """--replace: the replaced tournament's games and seats go in one DELETE each (no row is built to be
+    deleted: no post_delete), the other tournament's seats of the same players stay, and the new seats are
+    the document's."""
+    other = import_document(mafia_league(games=30, seed=3, slug="other"))
+    kept = _rows(Seat.objects.filter(game__stage__tournament=other))
+    import_document(mafia_league(games=40, seed=5, slug="again"))
+    document = mafia_league(games=20, seed=8, slug="again")
+    built: list = []
+
+    def seen(sender, instance, **kwargs):
+        built.append(instance)
+
+    for model in (Game, Seat):
+        post_delete.connect(seen, sender=model, dispatch_uid=f"test-replace-{model.__name__}")
+    try:
+        with CaptureQueriesContext(connection) as captured:
+            tournament = import_document(document, replace=True)
+    finally:
+        for model in (Game, Seat):
+            post_delete.disconnect(sender=model, dispatch_uid=f"test-replace-{model.__name__}")
+    assert built == []
+    for table in ("tournaments_seat", "tournaments_game"):
+        assert sum(q["sql"].startswith(f'DELETE FROM "{table}"') for q in captured) == 1
+    assert Seat.objects.filter(game__stage__tournament=tournament).count() == 20 * 15
+    assert Seat.objects.count() == (30 + 20) * 15
+    assert _rows(Seat.objects.filter(game__stage__tournament=other)) == kept
+    assert _export(load_facts(tournament)) == _export(parse_document(document))
+
+
+@pytest.mark.parametrize("key", RULESET_KEYS)
+def test_deleting_games_and_tours_set_wise_leaves_what_the_orms_delete_leaves(key):
+    """tournaments.purge: every table ends as the ORM's delete of the tournament leaves it (the appeals,
+    penalties and decisions of the examples point at games and tours); only inside bulk_change."""
+    first = import_document(example(key))
+    with transaction.atomic(), bulk_change():  # seats first: they protect the teams
+        Seat.objects.filter(game__stage__tournament=first).delete()
+        first.delete()
+    by_orm = _table_counts()
+    by_orm["tournaments.AuditEntry"] += 1  # the second import's own entry
+    second = import_document(example(key))
+    with pytest.raises(RuntimeError, match="bulk_change"):
+        purge.delete_games_and_tours([second.pk])
+    with transaction.atomic(), bulk_change():
+        purge.delete_games_and_tours([second.pk])
+        second.delete()
+    assert _table_counts() == by_orm
 
 
 def _import_queries(games: int) -> int:
