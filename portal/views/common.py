@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from django.core.paginator import Page, Paginator
-from django.db import connections
-from django.db.models import Count, F, QuerySet, Value, Window
-from django.db.models.functions import Least, RowNumber
-from django.db.models.query import ModelIterable, ValuesIterable, ValuesListIterable
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.utils.translation import gettext as _
 
+from portal.pagination import LAST_PAGE, counts_in_one_query, page_of
 from tournaments.models import Team, Tournament
 
 PAGE_SIZE = 100
@@ -48,46 +46,21 @@ class TeamIndex:
 
 def paginate(request: HttpRequest, queryset: QuerySet, per_page: int = PAGE_SIZE, param: str = "page") -> Page:
     """One page of an ordered queryset (the number read from ``?<param>=``) and the number of its rows, in one
-    query, whichever page is asked for.
+    query whichever page is asked for (``portal.pagination``).
 
-    Each row carries the count and its place in the order (``COUNT(*) OVER ()``, ``ROW_NUMBER() OVER (ORDER
-    BY ...)``, computed over the rows the sort reads anyway) and the query keeps the rows of the page asked for,
-    or of the last page when that one is past the end; so a list costs one query, not a count and a slice
-    (issue 20, item 3). The page is the one ``Paginator.get_page`` gives: a number that is not a whole number
-    gives the first page, one below 1 or past the end the last. A DISTINCT query or one whose rows are neither models,
-    tuples nor dicts takes ``Paginator.get_page``'s two queries.
+    The page is the one ``Paginator.get_page`` gives: a number that is not a whole number gives the first page,
+    one below 1 or past the end the last. A list ``page_of`` cannot read takes ``Paginator.get_page``'s two
+    queries.
     """
     raw = request.GET.get(param)
-    if (queryset.query.distinct or queryset._iterable_class not in _ROW_TOTAL or not queryset.ordered
-            or not connections[queryset.db].features.supports_over_clause):
+    if not counts_in_one_query(queryset):
         return Paginator(queryset, per_page).get_page(raw)
     try:
         number = int(raw) if raw is not None else 1
-        number = number if 1 <= number <= _LAST_PAGE else _LAST_PAGE  # below 1 too: get_page's last page
+        number = number if 1 <= number <= LAST_PAGE else LAST_PAGE  # below 1 too: get_page's last page
     except ValueError:
         number = 1
-    order = [*queryset.query.order_by, *queryset.query.extra_order_by] or list(queryset.model._meta.ordering)
-    last_start = (F(_TOTAL) - 1) / per_page * per_page  # rows before the last page (integer division)
-    start = Least(Value((number - 1) * per_page), last_start)
-    rows = list(queryset.annotate(**{_TOTAL: Window(Count("*")), _ROW: Window(RowNumber(), order_by=order)}).filter(
-        **{f"{_ROW}__gt": start, f"{_ROW}__lte": start + per_page}))
-    paginator = Paginator(queryset, per_page)
-    if not rows:
-        paginator.count = 0  # Paginator.count is a cached property: the query above counted
-        return Page([], 1, paginator)
-    objects, total, first = _ROW_TOTAL[queryset._iterable_class](rows)
-    paginator.count = total
-    return Page(objects, (first - 1) // per_page + 1, paginator)
-
-
-_TOTAL, _ROW = "page_rows_total", "page_row_number"
-_LAST_PAGE = 10 ** 9  # a larger number asks for the last page all the same (and stays a number every database takes)
-_ROW_TOTAL = {  # the page's objects without the two numbers, the count, the first row's place
-    ModelIterable: lambda rows: (rows, getattr(rows[0], _TOTAL), getattr(rows[0], _ROW)),
-    ValuesListIterable: lambda rows: ([row[:-2] for row in rows], rows[0][-2], rows[0][-1]),
-    ValuesIterable: lambda rows: ([{k: v for k, v in row.items() if k not in (_TOTAL, _ROW)} for row in rows],
-                                  rows[0][_TOTAL], rows[0][_ROW]),
-}
+    return page_of(queryset, per_page, number, last_if_past=True)
 
 
 def nul_refusal(request: HttpRequest) -> HttpResponse | None:
