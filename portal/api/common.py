@@ -19,7 +19,6 @@ from rest_framework.response import Response
 
 from accounts.models import Role
 from accounts.permissions import has_role
-from portal.pagination import LAST_PAGE, counts_in_one_query, page_of
 from rulesets.base import Problem
 from rulesets.errors import Invalid
 
@@ -29,9 +28,7 @@ MAX_ID = 2**63 - 1  # the largest primary key any database of the portal stores
 class ApiPagination(PageNumberPagination):
     """``?page=N`` (and ``?page_size=N``, at most 200); the answer carries ``count``.
 
-    A ``page_size`` that is not a whole number of at least 1 is refused (400), as the schema says. A page of a
-    list that ``portal.pagination`` reads comes with its count in one query (issue 20, item 3); any other page
-    number (``last``, not a number, past the end: 404) takes DRF's own count and slice, and answers as DRF does.
+    A ``page_size`` that is not a whole number of at least 1 is refused (400), as the schema says.
     """
 
     page_size = 50
@@ -46,16 +43,6 @@ class ApiPagination(PageNumberPagination):
                     "must be a whole number of at least 1"))])
             return min(int(raw), self.max_page_size)
         return self.page_size
-
-    def paginate_queryset(self, queryset, request, view=None):
-        raw = request.query_params.get(self.page_query_param, "1")
-        if raw.isascii() and raw.isdigit() and 1 <= int(raw) <= LAST_PAGE and counts_in_one_query(queryset):
-            page = page_of(queryset, self.get_page_size(request), int(raw), last_if_past=False)
-            if page is not None:
-                self.request, self.page = request, page
-                self.display_page_controls = page.paginator.num_pages > 1 and self.template is not None
-                return list(page)
-        return super().paginate_queryset(queryset, request, view)
 
     def get_page_number(self, request, paginator):
         if request.query_params.get(self.page_query_param) == "":

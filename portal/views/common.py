@@ -7,7 +7,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.utils.translation import gettext as _
 
-from portal.pagination import LAST_PAGE, counts_in_one_query, page_of
+from portal.pagination import LAST_PAGE, counts_in_one_query, last_page, page_of
 from tournaments.models import Team, Tournament
 
 PAGE_SIZE = 100
@@ -46,7 +46,7 @@ class TeamIndex:
 
 def paginate(request: HttpRequest, queryset: QuerySet, per_page: int = PAGE_SIZE, param: str = "page") -> Page:
     """One page of an ordered queryset (the number read from ``?<param>=``) and the number of its rows, in one
-    query whichever page is asked for (``portal.pagination``).
+    query (``portal.pagination``; two for a page past the end).
 
     The page is the one ``Paginator.get_page`` gives: a number that is not a whole number gives the first page,
     one below 1 or past the end the last. A list ``page_of`` cannot read takes ``Paginator.get_page``'s two
@@ -57,9 +57,10 @@ def paginate(request: HttpRequest, queryset: QuerySet, per_page: int = PAGE_SIZE
         return Paginator(queryset, per_page).get_page(raw)
     try:
         number = int(raw) if raw is not None else 1
-        number = number if 1 <= number <= LAST_PAGE else LAST_PAGE  # below 1 too: get_page's last page
     except ValueError:
         number = 1
+    if not 1 <= number <= LAST_PAGE:  # below 1 too: get_page's last page
+        return last_page(queryset, per_page)
     return page_of(queryset, per_page, number, last_if_past=True)
 
 
