@@ -37,18 +37,16 @@ def counts_in_one_query(queryset: QuerySet) -> bool:
             and connections[queryset.db].features.supports_over_clause)
 
 
-def page_of(queryset: QuerySet, per_page: int, number: int, *, last_if_past: bool) -> Page | None:
-    """Page ``number`` (from 1) of ``queryset`` (``counts_in_one_query``), its paginator's count set.
-
-    Past the last page: the last page when ``last_if_past`` (as ``Paginator.get_page``; a second query), else
-    None. An empty list gives an empty first page either way.
-    """
+def page_of(queryset: QuerySet, per_page: int, number: int) -> Page:
+    """Page ``number`` (from 1) of ``queryset`` (``counts_in_one_query``), its paginator's count set; past the
+    last page, the last page (as ``Paginator.get_page``; a second query). An empty list gives an empty first
+    page."""
     rows = list(queryset.annotate(**{_TOTAL: Window(Count("*"))})[(number - 1) * per_page:number * per_page])
     if rows:
         objects, total = _WITHOUT[queryset._iterable_class](rows, 1)
         return _page(queryset, per_page, objects, total, number)
     if number > 1:
-        return last_page(queryset, per_page) if last_if_past else None  # past the end, or an empty list
+        return last_page(queryset, per_page)  # past the end, or an empty list
     return _page(queryset, per_page, [], 0, 1)
 
 

@@ -61,7 +61,7 @@ def paginate(request: HttpRequest, queryset: QuerySet, per_page: int = PAGE_SIZE
         number = 1
     if not 1 <= number <= LAST_PAGE:  # below 1 too: get_page's last page
         return last_page(queryset, per_page)
-    return page_of(queryset, per_page, number, last_if_past=True)
+    return page_of(queryset, per_page, number)
 
 
 def nul_refusal(request: HttpRequest) -> HttpResponse | None:
