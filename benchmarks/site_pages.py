@@ -420,15 +420,18 @@ def report(size: int, grew: float, results: list[Page]) -> None:
 
 
 def growth(sizes: list[int], by_size: dict[int, list[Page]]) -> bool:
-    """Queries and p95 of each page at each size; a page grows when its queries do, or its p95 more than 3x."""
+    """Queries and p95 of each page at each size; a page grows when its queries rise above the first size's, or
+    its p95 more than 3x. (A list asked for past its last page reads the last page in one more query: the
+    player's second page of tournaments is past the end while the site has fewer than 21.)"""
     print(f"\n-- growth from {' -> '.join(f'{s:,}' for s in sizes)} tournaments ({load()}): queries / p95 "
           f"at each size; goal: <= {GOAL_QUERIES} queries and p95 <= {GOAL_P95 * 1000:.0f} ms at every size, "
-          f"the same queries at every size, p95 at most 3x the first size's (or within the goal)")
+          f"no more queries at any size than at the first, p95 at most 3x the first size's (or within the goal)")
     names = [p.name for p in by_size[sizes[0]]]
     rows, ok = [], True
     for index, name in enumerate(names):
         cells = [by_size[s][index] for s in sizes]
-        flat = len({c.queries for c in cells}) == 1 and cells[-1].p95 <= max(3 * cells[0].p95, GOAL_P95)
+        flat = (all(c.queries <= cells[0].queries for c in cells)
+                and cells[-1].p95 <= max(3 * cells[0].p95, GOAL_P95))
         ok &= flat and all(c.ok for c in cells)
         rows.append([name, *[f"{c.queries} / {common.ms(c.p95)}" for c in cells],
                      "flat" if flat else "GROWS", common.verdict(flat and all(c.ok for c in cells))])

@@ -1,4 +1,4 @@
-"""Issue 20, item 3: the pages that span the site run the same number of queries for 3 and 30 tournaments.
+"""Issue 20, item 3: the pages that span the site run no more queries for 30 tournaments than for 3.
 
 The site alternates small ``family_league`` finals and ChGK seasons from ``tournaments.synthetic``; their
 generators name players by team (``Fam01-p1``, ``Team01 captain``), so the same players play in every
@@ -60,9 +60,10 @@ def queries(client, path: str, number: int) -> int:
 
 
 @pytest.mark.django_db
-def test_site_wide_pages_run_the_same_queries_for_3_and_30_tournaments(client, django_assert_max_num_queries):
+def test_site_wide_pages_run_no_more_queries_for_30_tournaments_than_for_3(client, django_assert_max_num_queries):
     """Issue 20 item 3: home, the filtered API lists, the search and a player's page across tournaments stay
-    within 8 queries and do not run more queries as the site grows from 3 to 30 tournaments."""
+    within 8 queries and do not run more queries as the site grows from 3 to 30 tournaments. (The player's
+    second page of tournaments is past the end at 3: the last page is read in one more query.)"""
     tournaments: list = []
     counts: dict[int, dict[str, int]] = {}
     for size in (3, 30):
@@ -72,7 +73,7 @@ def test_site_wide_pages_run_the_same_queries_for_3_and_30_tournaments(client, d
             client.get(path, REMOTE_ADDR="10.1.0.1")  # warm: the first request may fill a cache
             with django_assert_max_num_queries(LIMIT):
                 counts[size][path] = queries(client, path, number)
-    assert counts[3] == counts[30], counts
+    assert all(counts[30][path] <= counts[3][path] for path in counts[3]), counts
 
 
 @pytest.mark.django_db
