@@ -172,6 +172,24 @@ class TournamentAdmin(TournamentScopedAdmin):
     def _tournament_id_of(self, obj) -> int | None:
         return obj.pk
 
+    def delete_model(self, request, obj) -> None:
+        commands.delete_tournaments(request.user, [obj])
+
+    def delete_queryset(self, request, queryset) -> None:
+        commands.delete_tournaments(request.user, list(queryset))
+
+    def get_deleted_objects(self, objs, request):
+        """The confirmation names each tournament and counts what goes with it, instead of listing every row (a
+        league holds 150,000 seats); nothing protects a tournament's own rows from its deletion
+        (``commands.delete_tournaments``)."""
+        ids = [t.pk for t in objs]
+        counts = {m.Stage: m.Stage.objects.filter(tournament_id__in=ids), m.Team: m.Team.objects.filter(
+            tournament_id__in=ids), m.Game: m.Game.objects.filter(stage__tournament_id__in=ids),
+            m.Seat: m.Seat.objects.filter(game__stage__tournament_id__in=ids),
+            m.Tour: m.Tour.objects.filter(stage__tournament_id__in=ids)}
+        model_count = {model._meta.verbose_name_plural: n for model, rows in counts.items() if (n := rows.count())}
+        return [str(t) for t in objs], model_count, set(), []
+
     @admin.action(description=_("Recompute under the current rules (logged)"))
     def adopt_current_rules(self, request, queryset) -> None:
         """Design principle 8: the organizer's explicit action; each tournament's change is in its history."""

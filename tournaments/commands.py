@@ -54,8 +54,8 @@ from rulesets.base import Problem, strip_prefix
 from rulesets.errors import Conflict, Invalid, NotAllowed, NotFound
 from rulesets.interchange import Reader, check_references, parse_decision, parse_game, parse_penalty, parse_tour
 from rulesets.rules import differences, frozen
-from tournaments import audit
-from tournaments.changes import mark_changed
+from tournaments import audit, purge
+from tournaments.changes import bulk_change, mark_changed
 from tournaments.loader import load_facts
 from tournaments.models import (
     Decision,
@@ -517,3 +517,24 @@ def adopt_current_rules(user, tournament: Tournament) -> dict[str, tuple[Any, An
         mark_changed(locked.pk)
     tournament.refresh_from_db(fields=["ruleset_version", "rules", "facts_version", "head_version"])
     return changed
+
+
+def delete_tournaments(user, tournaments: Sequence[Tournament]) -> int:
+    """Delete tournaments with everything they hold (stages, teams, games and seats, tours, appeals, tables); the
+    number deleted. Only their organizers may. Each deletion stays in the history (its entry keeps the slug).
+
+    The games and tours go set-wise (``tournaments.purge``): the ORM's delete would build a league's 150,000
+    seats one by one, and the seats protect the teams from it (the admin could not delete a tournament with
+    games)."""
+    ids = sorted(t.pk for t in tournaments)
+    with transaction.atomic():
+        locked = list(Tournament.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
+        for tournament in locked:
+            if not has_role(user, tournament, Role.ORGANIZER):
+                raise NotAllowed(_("Only the tournament's organizers may delete it."))
+        for tournament in locked:
+            audit.record("delete", tournament, {"slug": tournament.slug, "name": tournament.name}, None, user=user)
+        with bulk_change():
+            purge.delete_games_and_tours([t.pk for t in locked])
+            Tournament.objects.filter(pk__in=[t.pk for t in locked]).delete()
+    return len(locked)
