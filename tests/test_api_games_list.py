@@ -74,3 +74,36 @@ def test_games_list_runs_the_same_queries_for_a_page_of_5_games_and_of_50(django
         assert len(body["results"]) == size and all(g["seats"] for g in body["results"])
         counts[size] = len(captured)
     assert counts[5] == counts[50], counts
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("query", ["player={nick}", "player=%20{nick}%20", "player={nick}&page=2&page_size=3",
+                                   "player=", "player=nobody", "player={nick}&status=played",
+                                   "player={nick}&tournament=gl-count-gp"])
+def test_the_games_of_a_player_alone_are_counted_on_the_seats(query):
+    """?player= alone: the count is the player's seats (one seat a game, unique_seat_player), read without joining
+    the games; with any other filter, or a value the filter does not take, the games are counted. Either way the
+    answer is the one the joined count gives."""
+    from django.db.models import Count
+
+    from tournaments.models import Seat
+
+    import_document(elimination_gp_series(stages=2, seed=1, slug="gl-count-gp"))
+    import_document(mafia_league(games=6, teams=4, seed=1, slug="gl-count-league"))
+    star = Seat.objects.values("player__nick").annotate(games=Count("id")).order_by("-games")[0]["player__nick"]
+    api = client(3)
+    with CaptureQueriesContext(connection) as captured:
+        body = api.get(f"{API}/games/?{query.format(nick=star)}").json()
+    params = dict(p.split("=") for p in query.split("&"))
+    nick = params["player"].replace("%20", "").format(nick=star)
+    games = Game.objects.all()
+    if nick:
+        games = games.filter(seats__player__nick=nick)
+    if "status" in params:
+        games = games.filter(status="played")
+    if "tournament" in params:
+        games = games.filter(stage__tournament__slug="gl-count-gp")
+    assert body["count"] == games.count() and (body["count"] > 3 or nick == "nobody")
+    counts = [q["sql"] for q in captured if q["sql"].startswith("SELECT COUNT(*)")]
+    on_seats = [sql for sql in counts if 'FROM "tournaments_seat"' in sql and '"tournaments_game"' not in sql]
+    assert len(counts) == 1 and bool(on_seats) == (set(params) <= {"player", "page", "page_size"} and bool(nick))

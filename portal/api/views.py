@@ -482,7 +482,13 @@ class GameViewSet(WellFormedInput, mixins.CreateModelMixin, mixins.UpdateModelMi
     def list(self, request, *args, **kwargs):
         """A page of games as ``GameSerializer`` shows them, read as plain rows (``game_rows``: issue 20)."""
         queryset = self.filter_queryset(self.get_queryset()).select_related(None).prefetch_related(None)
-        page = self.paginate_queryset(queryset.values(*GAME_LIST_FIELDS))
+        rows = queryset.values(*GAME_LIST_FIELDS)
+        if "player" in request.query_params and set(request.query_params) <= PLAYER_ONLY:
+            form = self.filterset_class(request.query_params).form
+            nick = form.cleaned_data.get("player") if form.is_valid() else None  # as the filter read it
+            if nick:
+                rows = CountedRows(rows, Seat.objects.filter(player__nick=nick).count())
+        page = self.paginate_queryset(rows)
         return self.get_paginated_response(game_rows(page))
 
     def create(self, request, *args, **kwargs):
@@ -493,6 +499,32 @@ class GameViewSet(WellFormedInput, mixins.CreateModelMixin, mixins.UpdateModelMi
         data = game_as_read(request.data, int(kwargs["pk"]))
         game = commands.update_game(request.user, kwargs["pk"], data, game_problems=hooks.game_problems)
         return Response(self.get_serializer(self.get_queryset().get(pk=game.pk)).data)
+
+
+PLAYER_ONLY = {"player", "page", "page_size", "format"}  # the games of a player, and nothing else narrows them
+
+
+class CountedRows:
+    """The rows of a list whose count is known without counting them: ``Paginator`` slices the rows and takes the
+    count.
+
+    The games of a player (``?player=`` alone) are as many as the player's seats, a player having at most one
+    seat in a game (``unique_seat_player``) and every seat a game: counted on the seats' own index, 1.5 ms for a
+    player of 7,875 games on a site of 1,000 tournaments, where counting the games joined every one (12 ms;
+    issue 20, item 3)."""
+
+    def __init__(self, rows: Any, count: int):
+        self.rows, self.known = rows, count
+        self.ordered = rows.ordered
+
+    def count(self) -> int:
+        return self.known
+
+    def __len__(self) -> int:
+        return self.known
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.rows[index]
 
 
 READ_ONLY_GAME_KEYS = ("timezone", "updated_at", "updated_by")
