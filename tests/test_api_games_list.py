@@ -81,9 +81,10 @@ def test_games_list_runs_the_same_queries_for_a_page_of_5_games_and_of_50(django
                                    "player=", "player=nobody", "player={nick}&status=played",
                                    "player={nick}&tournament=gl-count-gp"])
 def test_the_games_of_a_player_alone_are_counted_on_the_seats(query):
-    """?player= alone: the count is the player's seats (one seat a game, unique_seat_player), read without joining
-    the games; with any other filter, or a value the filter does not take, the games are counted. Either way the
-    answer is the one the joined count gives."""
+    """?player= alone: the count is the player's seats (one seat a game, unique_seat_player), read with the player's
+    id without joining the games, and the games are filtered on that id (PostgreSQL plans with the player's own
+    statistics: issue 20, item 3); with any other filter, or a value the filter does not take, the games are
+    counted. Either way the answer and the page are the ones the joined filter gives."""
     from django.db.models import Count
 
     from tournaments.models import Seat
@@ -104,6 +105,14 @@ def test_the_games_of_a_player_alone_are_counted_on_the_seats(query):
     if "tournament" in params:
         games = games.filter(stage__tournament__slug="gl-count-gp")
     assert body["count"] == games.count() and (body["count"] > 3 or nick == "nobody")
-    counts = [q["sql"] for q in captured if q["sql"].startswith("SELECT COUNT(*)")]
+    size, number = int(params.get("page_size", 50)), int(params.get("page", 1))
+    expected = list(games.order_by("stage__tournament_id", "stage__order", "number", "id")
+                    .values_list("id", flat=True)[(number - 1) * size:number * size])
+    assert [game["id"] for game in body["results"]] == expected
+    counts = [q["sql"] for q in captured if "COUNT(" in q["sql"]]
     on_seats = [sql for sql in counts if 'FROM "tournaments_seat"' in sql and '"tournaments_game"' not in sql]
-    assert len(counts) == 1 and bool(on_seats) == (set(params) <= {"player", "page", "page_size"} and bool(nick))
+    alone = set(params) <= {"player", "page", "page_size"} and bool(nick)
+    assert len(counts) == 1 and bool(on_seats) == alone
+    by_id = [q["sql"] for q in captured if q["sql"].startswith('SELECT "tournaments_game"."id"')
+             and '"tournaments_seat"."player_id" = ' in q["sql"] and '"accounts_player"' not in q["sql"]]
+    assert bool(by_id) == (alone and nick != "nobody")
