@@ -334,6 +334,27 @@ def test_the_chart_drawn_from_the_stored_summary_is_the_chart_drawn_from_every_r
         assert before.sampled and len(json.dumps(stored)) < 20_000
 
 
+@pytest.mark.parametrize("missing", [0.0, 0.3, 1.0])
+def test_a_chart_with_missing_rounds_and_falling_totals_is_the_chart_drawn_from_every_round(missing):
+    """A round without a figure (``None``, as a ChGK team's tour it did not play) counts 0, and a line that falls
+    below 0 (penalties) keeps its least total: the totals are added without looking for ``None`` first and their
+    extremes are read from a sorted copy (issue 20); the SVG is the one drawn from every round before."""
+    import random
+
+    rng = random.Random(7)
+    details = _league_details(6, 700)
+    for row in details["teams"]:
+        values = row["details"]["points_by_round"]
+        row["details"]["points_by_round"] = [None if rng.random() < missing else value - 0.6 for value in values]
+    series = [(row["team"], row["details"]["points_by_round"])
+              for group in dict.fromkeys(r["group"] for r in details["teams"])
+              for row in details["teams"] if row["group"] == group]
+    before = _build_chart_before_the_summary(series, details["details"]["rounds"])
+    stored = json.loads(json.dumps(page_summary(details)))
+    assert stored["chart"]["low"] < 0 or missing == 1.0
+    assert draw_chart(stored["chart"]) == before
+
+
 def test_the_page_summary_keeps_the_rows_without_their_per_round_lists():
     details = _league_details(15, 10_000)
     summary = page_summary(details)
