@@ -11,14 +11,25 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from accounts.models import Player
+from accounts.models import Family, Player
 from scoring.models import StandingsSnapshot
 from scoring.services import current_export, recompute
 from tests.conftest import example
 from tournaments import game_cache
 from tournaments.importer import import_document
 from tournaments.loader import load_facts
-from tournaments.models import Game, GameStatus, Seat, Stage, Team, Tournament
+from tournaments.models import (
+    Decision,
+    Game,
+    GameStatus,
+    Participant,
+    Penalty,
+    Seat,
+    Stage,
+    Team,
+    Tournament,
+    Withdrawal,
+)
 from tournaments.synthetic import mafia_league
 
 pytestmark = pytest.mark.django_db
@@ -141,7 +152,8 @@ def test_random_edits_through_the_orm_never_make_the_cache_differ():
         cached(tournament)
         games = list(Game.objects.filter(stage=stage))
         game = rng.choice(games)
-        action = rng.choice(["role", "kills", "outcome", "delete_seat", "absent", "new_game", "rename_team"])
+        action = rng.choice(["role", "kills", "outcome", "delete_seat", "absent", "new_game", "rename_team",
+                             "penalty", "renumber", "level", "withdraw", "delete_game"])
         seats = list(game.seats.order_by("order"))
         if action == "role" and seats:
             seat = rng.choice(seats)
@@ -165,6 +177,22 @@ def test_random_edits_through_the_orm_never_make_the_cache_differ():
             team = rng.choice(list(Team.objects.filter(tournament=tournament)))
             team.name = f"{team.name}x"
             team.save()
+        elif action == "penalty":
+            Penalty.objects.create(tournament=tournament, stage=stage, game=game, points=1, kind="fair_play",
+                                   team=rng.choice(list(Team.objects.filter(tournament=tournament))))
+        elif action == "renumber":  # the penalties naming the game name its new number
+            game.number = max(g.number for g in games) + 1
+            game.save()
+        elif action == "level":
+            participant = rng.choice(list(Participant.objects.filter(tournament=tournament)))
+            participant.level = rng.randint(1, 5)
+            participant.save()
+        elif action == "withdraw":
+            Withdrawal.objects.update_or_create(
+                tournament=tournament, team=rng.choice(list(Team.objects.filter(tournament=tournament))),
+                defaults={"at": game.scheduled_at or tournament.created_at})
+        elif action == "delete_game":
+            game.delete()
         assert cached(tournament) == fresh(tournament), action
 
 
@@ -217,3 +245,106 @@ def test_a_game_removed_without_a_change_mark_is_noticed_by_the_count():
             cursor.execute(f'DELETE FROM "{table}" WHERE "{column}" = %s', [game.pk])
     facts = cached(tournament)
     assert facts.stages[0].game(3) is None and facts == fresh(tournament)
+
+
+CONTEXT_TABLES = ("tournaments_stage", "tournaments_team", "tournaments_rosterentry", "tournaments_groupteam",
+                  "tournaments_participant", "tournaments_tournamentfamily", "tournaments_penalty",
+                  "tournaments_decision", "tournaments_appeal", "tournaments_appeal_credited_teams",
+                  "tournaments_withdrawal")
+
+
+def context_reads(queries) -> list[str]:
+    return [q["sql"] for q in queries if any(f'FROM "{table}"' in q["sql"] for table in CONTEXT_TABLES)]
+
+
+def test_a_saved_result_reads_none_of_the_rest_of_the_facts():
+    """Issue 20 item 2: stages, teams, rosters, groups, participants, families, penalties, decisions, appeals and
+    withdrawals change only with head_version; after a saved result the loader reads none of their tables."""
+    tournament = import_document(example("family_league"))
+    cached(tournament)
+    game = Game.objects.filter(stage__tournament=tournament).order_by("number").last()
+    game.outcome = "draw" if game.outcome != "draw" else "mafia"
+    game.save()
+    with CaptureQueriesContext(connection) as ctx:
+        facts = cached(tournament)
+    assert context_reads(ctx.captured_queries) == []
+    assert facts == fresh(tournament)
+    with CaptureQueriesContext(connection) as ctx:
+        fresh(tournament)
+    assert len(context_reads(ctx.captured_queries)) >= 8  # the count above would see them
+
+
+def test_a_renumbered_game_is_renumbered_in_the_penalty_and_decision_that_name_it():
+    """FL-16 penalties and GP-style decisions name their game by number: a game read again at another number
+    makes the loader read them again, though only the game's revision changed."""
+    tournament = import_document(mafia_league(12, seed=15))
+    stage = Stage.objects.get(tournament=tournament)
+    game = Game.objects.get(stage=stage, number=5)
+    team = Team.objects.filter(tournament=tournament).first()
+    Penalty.objects.create(tournament=tournament, stage=stage, game=game, team=team, points=1, kind="fair_play")
+    Decision.objects.create(tournament=tournament, index=1, kind="replay", stage=stage, game=game)
+    head = Tournament.objects.get(pk=tournament.pk).head_version
+    cached(tournament)
+    game.number = 40
+    game.save()
+    assert Tournament.objects.get(pk=tournament.pk).head_version == head  # a game's own change
+    facts = cached(tournament)
+    assert facts == fresh(tournament)
+    assert [p.game for p in facts.penalties] == [40] and [d.game for d in facts.decisions] == [40]
+
+
+def test_a_deleted_game_leaves_its_penalty_without_a_game():
+    """The penalty's game is set to null by the deletion (no signal of the penalty's own): the game is gone from
+    the games read, so the penalties are read again."""
+    tournament = import_document(mafia_league(12, seed=16))
+    stage = Stage.objects.get(tournament=tournament)
+    game = Game.objects.get(stage=stage, number=6)
+    Penalty.objects.create(tournament=tournament, stage=stage, game=game, points=1, kind="fair_play",
+                           team=Team.objects.filter(tournament=tournament).first())
+    cached(tournament)
+    game.delete()
+    facts = cached(tournament)
+    assert facts == fresh(tournament) and [p.game for p in facts.penalties] == [None]
+
+
+@pytest.mark.parametrize("change", ["rename", "head", "delete"])
+def test_a_family_renamed_given_another_head_or_deleted_changes_the_facts_that_name_it(change):
+    """FL-20, FL-21: teams, participants and the tournament's families name a family; its change marks every
+    such tournament changed (a recompute, and the loader reads them again)."""
+    tournament = import_document(example("family_league"))
+    cached(tournament)
+    before = Tournament.objects.get(pk=tournament.pk).facts_version
+    family = Family.objects.filter(teams__tournament=tournament).distinct().first()
+    if change == "rename":
+        family.name = f"{family.name} (renamed)"
+        family.save()
+    elif change == "head":
+        family.head = Player.objects.exclude(pk=family.head_id).first()
+        family.save()
+    else:
+        family.delete()
+    assert Tournament.objects.get(pk=tournament.pk).facts_version > before
+    facts = cached(tournament)
+    assert facts == fresh(tournament)
+    if change == "rename":
+        assert family.name in {t.family for s in facts.stages for t in s.teams} | {t.family for t in facts.teams}
+
+
+def test_an_unchanged_family_saved_again_changes_nothing():
+    tournament = import_document(example("family_league"))
+    before = Tournament.objects.get(pk=tournament.pk).facts_version
+    Family.objects.filter(teams__tournament=tournament).distinct().first().save()
+    assert Tournament.objects.get(pk=tournament.pk).facts_version == before
+
+
+def test_an_instance_read_before_a_change_loads_the_facts_after_it():
+    """The caches are keyed on the tournament's head_version as the database has it: a caller holding an instance
+    read before a change (a view, a command) still gets the facts after it."""
+    tournament = import_document(mafia_league(10, seed=17))
+    load_facts(tournament)
+    team = Team.objects.get(tournament=tournament, name="Fam01")
+    team.name = "Renamed"
+    team.save()
+    facts = load_facts(tournament)  # the same instance, its head_version older than the database's
+    assert "Renamed" in {t.name for t in facts.stages[0].teams} | {t.name for t in facts.teams}
+    assert facts == fresh(tournament)

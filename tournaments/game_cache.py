@@ -1,4 +1,4 @@
-"""The game facts a process loaded last, reused while the games have not changed.
+"""The facts a process loaded last, reused while they have not changed.
 
 A 10,000-game league holds 150,000 seats; reading and assembling them is
 most of a recompute. Every change of one game's facts (the game row, its
@@ -13,13 +13,24 @@ cached. The loader reads those and counts the tournament's games (a count
 below the cached games plus the new ones means some were removed: then
 everything is read again).
 
-The cache is per process, bounded (``FACTS_CACHE_TOURNAMENTS`` tournaments
-of at least ``FACTS_CACHE_MIN_GAMES`` games) and never needed for
-correctness: a miss reads everything.
+The rest of the facts (stages, teams and rosters, groups, tours, participants,
+families, penalties, decisions, appeals, withdrawals: ``CachedContext``) change
+only with ``head_version``, so they are kept under the same key; after a saved
+result the loader reads none of their dozen tables (issue 20). A few of them
+name games by stage and number (penalties, decisions, upheld violation
+appeals): the context keeps the position (stage, number) of every game as it
+read them, and a game read again at another position, or gone, makes the
+loader read the context again.
+
+The caches are per process, bounded (``FACTS_CACHE_TOURNAMENTS`` tournaments
+of at least ``FACTS_CACHE_MIN_GAMES`` games; ``FACTS_CACHE_CONTEXTS``
+tournaments' contexts, of any size) and never needed for correctness: a miss
+reads everything.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,37 +51,98 @@ class CachedGames:
 
 HEADER_FIELDS = ("id", "stage_id", "revision", "number", "status")  # a game's header, as the loader reads it
 HEADER_REVISION = HEADER_FIELDS.index("revision")
+HEADER_NUMBER = HEADER_FIELDS.index("number")
 
 _games: LRU[int, CachedGames] = LRU(max_entries=4)
+
+
+@dataclass(frozen=True)
+class CachedContext:
+    """Every fact of a tournament but its games, as the loader assembles them, and the games' positions.
+
+    ``positions``: game id -> (stage id, number) of every game when the context was read (penalties, decisions
+    and upheld violation appeals name their game by its stage and number)."""
+
+    key: tuple[Any, ...]
+    stages: tuple[tuple[int, str, Any], ...]  # (id, key, seed), in order
+    team_name: dict[int, str]
+    team_facts: dict[int | None, tuple[F.Team, ...]]  # by stage id (None: the tournament's own teams)
+    groups: dict[int, tuple[F.Group, ...]]
+    tours: dict[int, tuple[F.Tour, ...]]
+    players: tuple[F.Player, ...]
+    families: tuple[F.Family, ...]
+    penalties: tuple[F.Penalty, ...]
+    decisions: tuple[F.Decision, ...]
+    appeals: tuple[F.Appeal, ...]
+    waived: tuple[F.WaivedViolation, ...]
+    withdrawals: tuple[F.Withdrawal, ...]
+    positions: dict[int, tuple[int, int]]
+
+    def holds(self, read: Iterable[Header], games: Mapping[int, Any] | None = None) -> bool:
+        """Whether every game whose header was just read (``read``, ``HEADER_FIELDS``) is where the context read
+        it; ``games``: every game of the tournament by id, when ``read`` is all of them (a game of the context
+        missing from them is gone)."""
+        positions = self.positions
+        for row in read:
+            known = positions.get(row[0])
+            if known is not None and known != (row[1], row[HEADER_NUMBER]):
+                return False
+        return games is None or all(gid in games for gid in positions)
+
+
+_contexts: LRU[int, CachedContext] = LRU(max_entries=64)
+
+
+KEY_FIELDS = ("pk", "created_at", "head_version")  # a tournament's key: the caches hold while it is the same
 
 
 def tournament_key(tournament: Any) -> tuple[Any, ...]:
     return (tournament.pk, tournament.created_at, tournament.head_version)
 
 
-def cached(tournament: Any) -> CachedGames | None:
-    """The cached games of the tournament, or None when there are none or its key changed."""
-    entry = _games.get(tournament.pk)
-    if entry is None or entry.key != tournament_key(tournament):
+def cached(tournament_id: int, key: tuple[Any, ...]) -> CachedGames | None:
+    """The cached games of the tournament, or None when there are none or its key (``tournament_key``) changed."""
+    entry = _games.get(tournament_id)
+    if entry is None or entry.key != key:
         return None
     return entry
 
 
-def remember(tournament: Any, games: dict[int, tuple[Header, F.Game]], revision: int | None = None) -> None:
+def remember(tournament_id: int, key: tuple[Any, ...], games: dict[int, tuple[Header, F.Game]],
+             revision: int | None = None) -> None:
     """Keep the tournament's games (the least recently used tournament goes when the cache is full);
     ``revision``: their greatest revision, when the caller knows it."""
     _games.max_entries = getattr(settings, "FACTS_CACHE_TOURNAMENTS", 4)
     if _games.max_entries <= 0 or len(games) < getattr(settings, "FACTS_CACHE_MIN_GAMES", 200):
-        _games.pop(tournament.pk)
+        _games.pop(tournament_id)
         return
     if revision is None:
         revision = max((header[HEADER_REVISION] for header, _game in games.values()), default=0)
-    _games.set(tournament.pk, CachedGames(tournament_key(tournament), games, revision))
+    _games.set(tournament_id, CachedGames(key, games, revision))
+
+
+def cached_context(tournament_id: int, key: tuple[Any, ...]) -> CachedContext | None:
+    """The cached context of the tournament, or None when there is none or its key changed."""
+    entry = _contexts.get(tournament_id)
+    if entry is None or entry.key != key:
+        return None
+    return entry
+
+
+def remember_context(tournament_id: int, context: CachedContext) -> None:
+    """Keep the tournament's context (the least recently used goes when ``FACTS_CACHE_CONTEXTS`` are kept)."""
+    _contexts.max_entries = getattr(settings, "FACTS_CACHE_CONTEXTS", 64)
+    if _contexts.max_entries <= 0:
+        _contexts.pop(tournament_id)
+        return
+    _contexts.set(tournament_id, context)
 
 
 def forget(tournament_id: int | None = None) -> None:
-    """Drop one tournament's games, or everything."""
+    """Drop one tournament's games and context, or everything."""
     if tournament_id is None:
         _games.clear()
+        _contexts.clear()
     else:
         _games.pop(tournament_id)
+        _contexts.pop(tournament_id)

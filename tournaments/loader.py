@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from dataclasses import replace
 from itertools import groupby
 from operator import itemgetter
 
@@ -46,10 +47,45 @@ STALE_GAMES_READ_BY_ID = 500  # more changed games than this: read the whole tou
 FACT_VERDICT = {"partly": "accepted"}
 
 
-def load_facts(tournament: Tournament) -> F.TournamentFacts:
-    """The facts of ``tournament``, exactly as the interchange parser would build them."""
+def load_facts(tournament: Tournament, *, current: bool = False) -> F.TournamentFacts:
+    """The facts of ``tournament``, exactly as the interchange parser would build them.
+
+    The games and the rest of the facts a process read last are reused while they have not changed
+    (``tournaments.game_cache``): after a saved result only the changed games are read. ``current``: the
+    instance was read in the caller's transaction, so its ``head_version`` is the database's; otherwise the
+    tournament's key is read first (an instance read before a change would find the facts of before)."""
     tid = tournament.pk
-    stages = list(Stage.objects.filter(tournament_id=tid).order_by("order").values_list("id", "key", "seed"))
+    key = game_cache.tournament_key(tournament) if current else Tournament.objects.filter(pk=tid).values_list(
+        *game_cache.KEY_FIELDS).first()
+    context = game_cache.cached_context(tid, key)
+    kept = context is not None
+    if context is None:
+        context = _read_context(tournament, key)
+    games_by_stage, games, read, every = _load_games(tid, key, context.team_name)
+    if kept and not context.holds(read, games if every else None):  # a game moved or went: its rows name it
+        context, kept = _read_context(tournament, key), False
+    if not kept:
+        context = replace(context, positions={gid: (header[1], header[game_cache.HEADER_NUMBER])
+                                              for gid, (header, _game) in games.items()})
+        game_cache.remember_context(tid, context)
+    stage_facts = tuple(
+        F.Stage(key=key, teams=context.team_facts.get(sid, ()), groups=context.groups.get(sid, ()),
+                games=tuple(games_by_stage.get(sid, ())), tours=context.tours.get(sid, ()), seed=seed or None)
+        for sid, key, seed in context.stages
+    )
+    return F.TournamentFacts(
+        slug=tournament.slug, name=tournament.name, ruleset=tournament.ruleset, timezone=tournament.timezone,
+        starts_on=tournament.starts_on, settings=dict(tournament.settings), rules=dict(tournament.rules),
+        players=context.players, families=context.families, teams=context.team_facts.get(None, ()),
+        stages=stage_facts, penalties=context.penalties, decisions=context.decisions, appeals=context.appeals,
+        withdrawals=context.withdrawals, waived_violations=context.waived,
+    )
+
+
+def _read_context(tournament: Tournament, key: tuple) -> game_cache.CachedContext:
+    """Every fact of the tournament but its games (the games' positions are the caller's to fill in)."""
+    tid = tournament.pk
+    stages = tuple(Stage.objects.filter(tournament_id=tid).order_by("order").values_list("id", "key", "seed"))
     stage_key = {sid: key for sid, key, _ in stages}
     teams = list(Team.objects.filter(tournament_id=tid).order_by("order", "id").values_list(
         "id", "stage_id", "name", "captain__nick", "family__name", "league", "home_university"))
@@ -76,18 +112,9 @@ def load_facts(tournament: Tournament) -> F.TournamentFacts:
             group_index[group_id] = []
             groups[stage_id].append((gname, group_index[group_id]))
         group_index[group_id].append(team_name[team_id])
-
-    games_by_stage = _load_games(tournament, team_name)
     # only a ruleset that plays tours has them (ChGK); the others' three queries are saved (issue 20)
-    tours_by_stage = _load_tours(tid, team_name) if rulesets.get(tournament.ruleset).rounds == "tours" else {}
+    tours = _load_tours(tid, team_name) if rulesets.get(tournament.ruleset).rounds == "tours" else {}
 
-    stage_facts = tuple(
-        F.Stage(key=key, teams=tuple(team_facts.get(sid, ())),
-                groups=tuple(F.Group(name=n, teams=tuple(t)) for n, t in groups.get(sid, ())),
-                games=tuple(games_by_stage.get(sid, ())), tours=tuple(tours_by_stage.get(sid, ())),
-                seed=seed or None)
-        for sid, key, seed in stages
-    )
     players = tuple(
         F.Player(nick=nick, level=level, disqualified=dq, family=family, banned=banned)
         for nick, level, dq, family, banned in Participant.objects.filter(tournament_id=tid).order_by(
@@ -148,12 +175,13 @@ def load_facts(tournament: Tournament) -> F.TournamentFacts:
         for team_id, at in Withdrawal.objects.filter(tournament_id=tid).order_by("at", "id").values_list(
             "team_id", "at")
     )
-    return F.TournamentFacts(
-        slug=tournament.slug, name=tournament.name, ruleset=tournament.ruleset, timezone=tournament.timezone,
-        starts_on=tournament.starts_on, settings=dict(tournament.settings), rules=dict(tournament.rules),
-        players=players, families=families,
-        teams=tuple(team_facts.get(None, ())), stages=stage_facts, penalties=penalties, decisions=tuple(decisions),
-        appeals=appeals, withdrawals=withdrawals, waived_violations=waived,
+    return game_cache.CachedContext(
+        key=key, stages=stages, team_name=team_name,
+        team_facts={sid: tuple(items) for sid, items in team_facts.items()},
+        groups={sid: tuple(F.Group(name=n, teams=tuple(t)) for n, t in items) for sid, items in groups.items()},
+        tours={sid: tuple(items) for sid, items in tours.items()}, players=players, families=families,
+        penalties=penalties, decisions=tuple(decisions), appeals=appeals, waived=waived, withdrawals=withdrawals,
+        positions={},
     )
 
 
@@ -172,30 +200,35 @@ def plain_rows(queryset) -> list[tuple]:
         return cursor.fetchall()
 
 
-def _load_games(tournament: Tournament, team_name: dict[int, str]) -> dict[int, list[F.Game]]:
+def _load_games(tid: int, key: tuple, team_name: dict[int, str],
+                ) -> tuple[dict[int, list[F.Game]], dict[int, tuple[tuple, F.Game]], list[tuple], bool]:
     """Every game of the tournament, read again only where it changed since the cached read
-    (``tournaments.game_cache``): the games whose revision is above the cached ones, and their count."""
-    tid = tournament.pk
-    entry = game_cache.cached(tournament)
+    (``tournaments.game_cache``): the games whose revision is above the cached ones, and their count.
+
+    Returns the games by stage id, every game by id with its header, the headers read now, and whether those
+    are every game's."""
+    entry = game_cache.cached(tid, key)
     keep: dict[int, tuple[tuple, F.Game]] | None = None
+    read: list[tuple] = []
     if entry is not None:
-        changed = plain_rows(Game.objects.filter(stage__tournament_id=tid, revision__gt=entry.revision).order_by(
+        read = plain_rows(Game.objects.filter(stage__tournament_id=tid, revision__gt=entry.revision).order_by(
             "stage_id", "id").values_list(*game_cache.HEADER_FIELDS))
-        if len(changed) <= STALE_GAMES_READ_BY_ID:
-            keep = _merged(tournament, entry, changed, team_name, Game.objects.filter(stage__tournament_id=tid).count())
+        if len(read) <= STALE_GAMES_READ_BY_ID:
+            keep = _merged(tid, key, entry, read, team_name, Game.objects.filter(stage__tournament_id=tid).count())
+    every = keep is None
     if keep is None:
-        headers = plain_rows(Game.objects.filter(stage__tournament_id=tid).order_by("stage_id", "id").values_list(
+        read = plain_rows(Game.objects.filter(stage__tournament_id=tid).order_by("stage_id", "id").values_list(
             *game_cache.HEADER_FIELDS))
         fresh = _read_games(Q(game__stage__tournament_id=tid), Q(stage__tournament_id=tid), team_name)
-        keep = {row[0]: (row, fresh[row[0]]) for row in headers}
-        game_cache.remember(tournament, keep)
+        keep = {row[0]: (row, fresh[row[0]]) for row in read}
+        game_cache.remember(tid, key, keep)
     games: dict[int, list[F.Game]] = defaultdict(list)
     for header, game in keep.values():
         games[header[1]].append(game)
-    return games
+    return games, keep, read, every
 
 
-def _merged(tournament: Tournament, entry: game_cache.CachedGames, changed: list[tuple],
+def _merged(tid: int, key: tuple, entry: game_cache.CachedGames, changed: list[tuple],
             team_name: dict[int, str], count: int) -> dict[int, tuple[tuple, F.Game]] | None:
     """The cached games with the changed ones read again, in the loader's order (stage, id); None when games
     were removed since (fewer games than the cached and the new ones)."""
@@ -215,7 +248,7 @@ def _merged(tournament: Tournament, entry: game_cache.CachedGames, changed: list
         keep[row[0]] = (row, fresh[row[0]])
     if moved:  # the loader's order again
         keep = dict(sorted(keep.items(), key=lambda item: (item[1][0][1], item[0])))
-    game_cache.remember(tournament, keep, max(entry.revision, *(row[game_cache.HEADER_REVISION] for row in changed)))
+    game_cache.remember(tid, key, keep, max(entry.revision, *(row[game_cache.HEADER_REVISION] for row in changed)))
     return keep
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.apps import apps
-from django.db.models.signals import m2m_changed, post_delete, post_save, pre_save
+from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete, pre_save
 
 from tournaments.changes import mark_changed, tracking_suspended
 from tournaments.models import Appeal, Game, NoShowElimination, Seat, Tour, Tournament
@@ -44,13 +44,18 @@ def connect() -> None:
     for label in ("tournaments.Stage", "tournaments.Team", "tournaments.RosterEntry", "tournaments.Participant",
                   "tournaments.Group", "tournaments.GroupTeam", "tournaments.Game", "tournaments.Seat",
                   "tournaments.NoShowElimination", "tournaments.Tour", "tournaments.Mask", "tournaments.Penalty",
-                  "tournaments.Withdrawal", "tournaments.Decision", "tournaments.Appeal"):
+                  "tournaments.Withdrawal", "tournaments.Decision", "tournaments.Appeal",
+                  "tournaments.TournamentFamily"):
         model = apps.get_model(label)
         post_save.connect(_on_change, sender=model, dispatch_uid=f"recompute-save-{label}")
         post_delete.connect(_on_change, sender=model, dispatch_uid=f"recompute-delete-{label}")
     player = apps.get_model("accounts.Player")
     pre_save.connect(_remember_nick, sender=player, dispatch_uid="recompute-nick-before")
     post_save.connect(_on_nick_change, sender=player, dispatch_uid="recompute-nick-after")
+    family = apps.get_model("accounts.Family")
+    pre_save.connect(_remember_family, sender=family, dispatch_uid="recompute-family-before")
+    post_save.connect(_on_family_change, sender=family, dispatch_uid="recompute-family-after")
+    pre_delete.connect(_on_family_delete, sender=family, dispatch_uid="recompute-family-delete")
     for through in (Game.absent_teams.through, Tour.absent.through, Appeal.credited_teams.through):
         m2m_changed.connect(_on_m2m, sender=through, dispatch_uid=f"recompute-m2m-{through.__name__}")
 
@@ -66,13 +71,42 @@ def _on_nick_change(sender, instance, raw=False, created=False, **kwargs) -> Non
     before = getattr(instance, "_nick_before", None)
     if raw or created or before is None or before == instance.nick or tracking_suspended():
         return
-    lookups = ("participants__player", "teams__roster__player", "stages__games__seats__player",
-               "stages__games__no_show_eliminations__player", "penalties__player", "decisions__player")
+    _mark_naming(instance, ("participants__player", "teams__roster__player", "stages__games__seats__player",
+                            "stages__games__no_show_eliminations__player", "penalties__player", "decisions__player",
+                            "families__family__head", "teams__captain", "appeals__violating_player"))
+
+
+FAMILY_LOOKUPS = ("teams__family", "participants__family", "families__family")  # the facts that name a family
+
+
+def _mark_naming(instance, lookups: tuple[str, ...]) -> None:
+    """Mark changed every tournament whose facts name ``instance`` through one of ``lookups``."""
     named: set[int] = set()
     for lookup in lookups:
         named.update(Tournament.objects.filter(**{lookup: instance}).values_list("pk", flat=True))
     for tournament_id in sorted(named):
         mark_changed(tournament_id)
+
+
+def _remember_family(sender, instance, raw=False, **kwargs) -> None:
+    if raw or instance.pk is None:
+        return
+    instance._named_before = sender.objects.filter(pk=instance.pk).values_list("name", "head_id").first()
+
+
+def _on_family_change(sender, instance, raw=False, created=False, **kwargs) -> None:
+    """A renamed family, or one with another head, changes the facts of every tournament that names it (teams,
+    participants, the tournament's families: FL-20, FL-21)."""
+    before = getattr(instance, "_named_before", None)
+    if raw or created or before is None or before == (instance.name, instance.head_id) or tracking_suspended():
+        return
+    _mark_naming(instance, FAMILY_LOOKUPS)
+
+
+def _on_family_delete(sender, instance, **kwargs) -> None:
+    """A family deleted leaves its teams and participants without one (SET_NULL, no signal of theirs)."""
+    if not tracking_suspended():
+        _mark_naming(instance, FAMILY_LOOKUPS)
 
 
 def _on_m2m(sender, instance, action, **kwargs) -> None:
