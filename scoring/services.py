@@ -87,7 +87,7 @@ def load_consistent(tournament_id: int) -> tuple[Tournament, TournamentFacts]:
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
         tournament = Tournament.objects.get(pk=tournament_id)
-        return tournament, load_facts(tournament)
+        return tournament, load_facts(tournament, current=True)
 
 
 def recompute(tournament_id: int, *, now: dt.datetime | None = None, force: bool = False) -> bool:
@@ -118,7 +118,8 @@ def recompute(tournament_id: int, *, now: dt.datetime | None = None, force: bool
                 computed = compute_all(facts, now)
             recheck_at = next_recheck(facts, now)
             store(tournament, computed, now, recheck_at)
-            appeal_effects.settle(tournament, {c.stage_key: c.export for c in computed})
+            if facts.appeals:  # a verdict recorded since the facts were read carries a newer version: it waits
+                appeal_effects.settle(tournament, {c.stage_key: c.export for c in computed})
         except Exception as exc:
             mark_stale(tournament_id, repr(exc))
             RecomputeRun.objects.filter(pk=run.pk).update(finished_at=timezone.now(), error=repr(exc))
