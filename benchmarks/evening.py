@@ -391,6 +391,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["CELERY_QUEUE"] = queue
     os.environ["REDIS_URL"] = site_bench.own_redis_db(os.environ["REDIS_URL"], REDIS_DB)
     os.environ.pop("CELERY_BROKER_URL", None)  # the broker is the same Redis database
+    common.production_settings()  # as a deployed worker runs (DEBUG off); the workers inherit it
     where = common.setup()
     from django.conf import settings
     from django.core.cache import cache

@@ -171,11 +171,10 @@ def free_port() -> int:
 
 
 def start_server(port: int, workers: int, threads: int, log_path: str) -> subprocess.Popen:
-    env = common.database_env()
+    env = common.production_settings(common.database_env())
     # DJANGO_NUM_PROXIES=1: the load plays the one reverse proxy, appending each player's address to
     # X-Forwarded-For; the anonymous throttle keys on it (with 0 every request would be 127.0.0.1's)
-    env.update({"DJANGO_DEBUG": "False", "SECRET_KEY": "benchmark-only-" + "x" * 40, "SECURE_SSL_REDIRECT": "False",
-                "LOG_LEVEL": "ERROR", "DJANGO_NUM_PROXIES": "1"})
+    env.update({"LOG_LEVEL": "ERROR", "DJANGO_NUM_PROXIES": "1"})
     log = open(log_path, "ab")  # noqa: SIM115 - closed when the server stops
     process = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "benchmarks.http:wsgi_application()", "--bind", f"{HOST}:{port}",

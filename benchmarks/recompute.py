@@ -390,6 +390,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", help="comma-separated game counts (default 100,1000,10000)")
     parser.add_argument("--no-profile", action="store_true", help="skip the profile of a missed goal")
     args = parser.parse_args(argv)
+    common.production_settings()  # as a deployed worker runs (DEBUG off); the workers inherit it
     where = common.setup()
     sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else ([100, 1000] if args.short
                                                                         else [100, 1000, 10_000])

@@ -450,8 +450,7 @@ def main(argv: list[str] | None = None) -> int:
     repeat = args.repeat or (20 if args.short else 40)
     if os.environ.get("REDIS_URL"):
         os.environ["REDIS_URL"] = own_redis_db(os.environ["REDIS_URL"], REDIS_DB)
-    os.environ.update({"DJANGO_DEBUG": "False", "SECRET_KEY": "benchmark-only-" + "x" * 40,
-                       "SECURE_SSL_REDIRECT": "False", "ALLOWED_HOSTS": "127.0.0.1,testserver"})
+    common.production_settings()
     where = common.setup()
     from django.conf import settings
     from django.test.utils import override_settings
