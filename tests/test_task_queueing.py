@@ -127,3 +127,32 @@ def test_without_a_countdown_a_job_starts_at_once(settings, monkeypatch):
     monkeypatch.setattr(tasks.time, "sleep", slept.append)
     tasks.recompute_standings.run(tournament.pk, time.time())
     assert slept == []
+
+
+def test_a_job_with_others_waiting_behind_it_starts_at_once(real_services, settings, monkeypatch):
+    """Issue 20 item 4: the coalescing wait is for an idle queue; with other tables' jobs waiting the worker has
+    work to do, and the later saves of this tournament coalesce on its queued key anyway."""
+    settings.RECOMPUTE_COUNTDOWN = 0.3
+    tournament = import_document(example("chgk_tour_points"))
+    other = import_document({**example("chgk_tour_points"), "tournament": {
+        **example("chgk_tour_points")["tournament"], "slug": "waiting-behind"}})
+    celery_app.control.purge()  # the imports' own jobs
+    slept: list[float] = []
+    monkeypatch.setattr(tasks.time, "sleep", slept.append)
+    monkeypatch.setattr(tasks, "enqueue_figures", lambda tournament_id: None)
+    assert not tasks.others_waiting(celery_app)
+    tasks.recompute_standings.run(tournament.pk, time.time())
+    assert len(slept) == 1 and 0.2 < slept[0] <= 0.3, "an idle queue: the job waits for the burst"
+    cache.delete(tasks.QUEUED_KEY.format(other.pk))
+    tasks.enqueue(other.pk)
+    assert tasks.others_waiting(celery_app)
+    slept.clear()
+    Tournament.objects.filter(pk=tournament.pk).update(facts_version=F("facts_version") + 1)
+    assert tasks.recompute_standings.run(tournament.pk, time.time()) is True
+    assert slept == [], "another table waits: no time lost"
+    celery_app.control.purge()
+
+
+def test_without_a_broker_nobody_is_counted_waiting(settings):
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    assert tasks.others_waiting(celery_app) is False
