@@ -101,7 +101,7 @@ def database_from_url(url: str) -> dict:
     parsed = urlparse(url)
     if parsed.scheme in ("postgres", "postgresql", "pgsql"):
         return {
-            "ENGINE": "django.db.backends.postgresql",
+            "ENGINE": "config.postgresql",  # Django's, reading times quicker (config/postgresql/base.py)
             "NAME": unquote(parsed.path.lstrip("/")) or "postgres",
             "USER": unquote(parsed.username or ""),
             "PASSWORD": unquote(parsed.password or ""),
