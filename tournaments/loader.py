@@ -10,6 +10,7 @@ the games that changed since are read again.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections import defaultdict
 from dataclasses import replace
 from itertools import groupby
@@ -186,7 +187,8 @@ def _read_context(tournament: Tournament, key: tuple) -> game_cache.CachedContex
 
 
 def plain_rows(queryset) -> list[tuple]:
-    """The rows of a ``values_list`` queryset of plain columns (numbers, text, booleans, times).
+    """The rows of a ``values_list`` queryset of plain columns (numbers, text, booleans, times; a JSON column comes
+    as its text on PostgreSQL, decoded on SQLite).
 
     On PostgreSQL the compiled query runs on the cursor directly: psycopg already gives these columns their
     Python types, and Django's per-row iteration was a third of reading a league's 150,000 seats (issue 20).
@@ -276,10 +278,12 @@ def _read_games(by_game: Q, own: Q, team_name: dict[int, str]) -> dict[int, F.Ga
             "game_id", "team_id", "player__nick"):
         no_shows[game_id].append((team_name[team_id], nick))
     games: dict[int, F.Game] = {}
-    for row in Game.objects.filter(own).values_list(
+    for row in plain_rows(Game.objects.filter(own).order_by().values_list(  # by id below: no Game.Meta ordering
             "id", "number", "status", "outcome", "group_label", "round", "scheduled_at", "omon", "game_days", "link",
-            "result_recorded_at", "violations_published"):
+            "result_recorded_at", "violations_published")):
         gid, number, status, outcome, group, rnd, scheduled_at, omon, game_days, link, recorded_at, published = row
+        if isinstance(published, str):  # PostgreSQL's jsonb text, as plain_rows reads it; mostly "[]"
+            published = json.loads(published) if published != "[]" else ()
         games[gid] = F.Game(
             number=number, status=status, outcome=outcome, group=group or None, round=rnd,
             scheduled_at=scheduled_at, omon=omon, game_days=game_days, link=link or None,
