@@ -7,7 +7,8 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
-        from tournaments import audit, signals
+        from tournaments import audit, lookups, signals
 
         audit.connect()
         signals.connect()
+        lookups.register()

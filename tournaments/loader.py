@@ -241,7 +241,7 @@ def _merged(tid: int, key: tuple, entry: game_cache.CachedGames, changed: list[t
     if count != len(games) + new:
         return None
     ids = [row[0] for row in changed]
-    fresh = _read_games(Q(game_id__in=ids), Q(pk__in=ids), team_name)
+    fresh = _read_games(Q(game_id__any_of=ids), Q(pk__any_of=ids), team_name)
     keep = dict(games)
     moved = new > 0  # a new game, or one moved to another stage
     for row in changed:
@@ -262,7 +262,7 @@ def _read_games(by_game: Q, own: Q, team_name: dict[int, str]) -> dict[int, F.Ga
         "in_final_phase", "fake_passport"))
     # the nicks by id (the server joins no player per seat), one string per nick and role: a ruleset hashes
     # each seat's (issue 20)
-    nick = dict(Player.objects.filter(pk__in={row[1] for row in rows}).values_list("pk", "nick")) if rows else {}
+    nick = dict(Player.objects.filter(pk__any_of={row[1] for row in rows}).values_list("pk", "nick")) if rows else {}
     role_of = {}.setdefault
     for game_id, game_rows in groupby(rows, key=itemgetter(0)):
         seats[game_id] = [seat(nick[player_id], team_name[team_id], role_of(role, role), stats, timed_out,

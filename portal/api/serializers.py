@@ -173,16 +173,16 @@ def game_rows(games: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
         return []
     seats: dict[int, list[dict[str, Any]]] = {pk: [] for pk in ids}
     for (game_id, order, player, team, role, stats, timed_out, days_played, maniac_kills, in_final_phase,
-         fake_passport) in Seat.objects.filter(game_id__in=ids).order_by("order", "id").values_list(*SEAT_LIST_FIELDS):
+         fake_passport) in Seat.objects.filter(game_id__any_of=ids).order_by("order", "id").values_list(*SEAT_LIST_FIELDS):
         seats[game_id].append({"order": order, "player": player, "team": team, "role": role, "stats": stats,
                                "timed_out": timed_out, "days_played": days_played, "maniac_kills": maniac_kills,
                                "in_final_phase": in_final_phase, "fake_passport": fake_passport})
     absent: dict[int, list[str]] = {pk: [] for pk in ids}
-    for game_id, name in Game.absent_teams.through.objects.filter(game_id__in=ids).values_list(
+    for game_id, name in Game.absent_teams.through.objects.filter(game_id__any_of=ids).values_list(
             "game_id", "team__name"):
         absent[game_id].append(name)
     no_shows: dict[int, dict[str, str]] = {pk: {} for pk in ids}
-    for game_id, team, player in NoShowElimination.objects.filter(game_id__in=ids).order_by("id").values_list(
+    for game_id, team, player in NoShowElimination.objects.filter(game_id__any_of=ids).order_by("id").values_list(
             "game_id", "team__name", "player__nick"):
         no_shows[game_id][team] = player
     stages = {pk: (key, slug, timezone, zone_of(SimpleNamespace(timezone=timezone)))
