@@ -33,13 +33,18 @@ def test_database_jit_on_is_the_only_value_that_keeps_it(monkeypatch, value, exp
     assert database_from_url(URL)["OPTIONS"] == {"options": expected}
 
 
-@pytest.mark.django_db
-def test_the_portals_own_postgresql_session_has_the_jit_off():
+@pytest.fixture
+def pg_cursor(db):
+    """A cursor of the portal's own PostgreSQL session (the test is skipped on SQLite)."""
     if connection.vendor != "postgresql":
         pytest.skip("PostgreSQL only (DATABASE_URL)")
     with connection.cursor() as cursor:
-        cursor.execute("SHOW jit")
-        assert cursor.fetchone()[0] == "off"
+        yield cursor
+
+
+def test_the_portals_own_postgresql_session_has_the_jit_off(pg_cursor):
+    pg_cursor.execute("SHOW jit")
+    assert pg_cursor.fetchone()[0] == "off"
 
 
 def djangos_loader(timezone):
@@ -80,14 +85,10 @@ def test_a_postgresql_url_names_the_portals_backend():
     assert database_from_url(URL)["ENGINE"] == "config.postgresql"
 
 
-@pytest.mark.django_db
-def test_the_portals_postgresql_session_reads_times_with_the_iso_loader():
-    if connection.vendor != "postgresql":
-        pytest.skip("PostgreSQL only (DATABASE_URL)")
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT '2026-12-03 07:59:09.5+03'::timestamptz")
-        value = cursor.fetchone()[0]
-        assert isinstance(cursor.cursor.adapters.get_loader(1184, psycopg.pq.Format.TEXT)(1184, None), IsoTzLoader)
+def test_the_portals_postgresql_session_reads_times_with_the_iso_loader(pg_cursor):
+    pg_cursor.execute("SELECT '2026-12-03 07:59:09.5+03'::timestamptz")
+    value = pg_cursor.fetchone()[0]
+    assert isinstance(pg_cursor.cursor.adapters.get_loader(1184, psycopg.pq.Format.TEXT)(1184, None), IsoTzLoader)
     assert value == dt.datetime(2026, 12, 3, 4, 59, 9, 500000, tzinfo=dt.UTC)
     assert value.tzinfo is dt.UTC
 
