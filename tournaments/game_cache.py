@@ -97,15 +97,18 @@ KEY_FIELDS = ("pk", "created_at", "head_version")  # a tournament's key: the cac
 
 
 def tournament_key(tournament: Any) -> tuple[Any, ...]:
-    return (tournament.pk, tournament.created_at, tournament.head_version)
+    return tuple(getattr(tournament, name) for name in KEY_FIELDS)
+
+
+def _current(entries: LRU, tournament_id: int, key: tuple[Any, ...]) -> Any:
+    """The tournament's entry in ``entries``, or None when there is none or its key changed."""
+    entry = entries.get(tournament_id)
+    return entry if entry is not None and entry.key == key else None
 
 
 def cached(tournament_id: int, key: tuple[Any, ...]) -> CachedGames | None:
     """The cached games of the tournament, or None when there are none or its key (``tournament_key``) changed."""
-    entry = _games.get(tournament_id)
-    if entry is None or entry.key != key:
-        return None
-    return entry
+    return _current(_games, tournament_id, key)
 
 
 def remember(tournament_id: int, key: tuple[Any, ...], games: dict[int, tuple[Header, F.Game]],
@@ -123,10 +126,7 @@ def remember(tournament_id: int, key: tuple[Any, ...], games: dict[int, tuple[He
 
 def cached_context(tournament_id: int, key: tuple[Any, ...]) -> CachedContext | None:
     """The cached context of the tournament, or None when there is none or its key changed."""
-    entry = _contexts.get(tournament_id)
-    if entry is None or entry.key != key:
-        return None
-    return entry
+    return _current(_contexts, tournament_id, key)
 
 
 def remember_context(tournament_id: int, context: CachedContext) -> None:
