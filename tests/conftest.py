@@ -48,15 +48,19 @@ def _game_cache_for_every_tournament(settings):
 
 @pytest.fixture(autouse=True)
 def _empty_local_standings_cache():
-    """The API's per-process cache of rendered standings (portal.api.standings.local_cache) starts every test empty.
+    """The per-process caches of rendered standings (the API's ``portal.api.standings.local_cache``, the page's
+    ``portal.page_cache``) start every test empty.
 
     Its keys hold the tournament's id and creation second, which a rolled-back test may share with the next.
     """
+    from portal import page_cache
     from portal.api.standings import local_cache
 
     local_cache.clear()
+    page_cache.clear()
     yield
     local_cache.clear()
+    page_cache.clear()
 
 
 def real_services_available() -> bool:

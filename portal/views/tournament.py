@@ -9,10 +9,12 @@ from __future__ import annotations
 from django.db.models import Count, F, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 
 import rulesets
 from accounts.models import Player
 from accounts.zones import zones_caption
+from portal import page_cache
 from portal.table_status import settle_table, with_table_final
 from portal.views.common import TeamIndex, nul_refusal, paginate
 from portal.views.standings import build_table, player_nicks, snapshot_summary
@@ -55,15 +57,32 @@ def _groups_by_stage(tournament: Tournament, teams: TeamIndex) -> dict[int, list
 
 
 def tournament_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings page: the header rendered for the reader, the body below it kept while nothing it shows
+    changed (``portal.page_cache``): a reload of an unchanged table reads the tournament and its tables' versions."""
     refused = nul_refusal(request)
     if refused is not None:
         return refused
     tournament = get_object_or_404(Tournament, slug=slug)
-    stages = _stages(tournament)
     stage_key = request.GET.get("stage", "")
+    snapshots = list(StandingsSnapshot.objects.filter(tournament=tournament).values_list(
+        *page_cache.SNAPSHOT_FIELDS))
+    kept = page_cache.body_key(tournament, stage_key, snapshots)
+    body = page_cache.get(kept[0]) if kept else None
+    if body is None:
+        body = _standings_body(request, tournament, stage_key, {row[0]: row[1] for row in snapshots})
+        if kept:
+            page_cache.keep(kept[0], body, kept[1])
+    tournament.table_final = body.table_final
+    return render(request, "tournaments/tournament.html", {"tournament": tournament, "body": body.html})
+
+
+def _standings_body(request: HttpRequest, tournament: Tournament, stage_key: str,
+                    snapshots: dict[str, int]) -> page_cache.Body:
+    """The page below its header: the table after ``stage_key`` (404 for a stage the tournament does not have), its
+    chart, the stages, the tours and the pending appeals; ``snapshots``: the stored tables' keys by stage."""
+    stages = _stages(tournament)
     if stage_key and stage_key not in {s.key for s in stages}:
         raise Http404("no such stage")
-    snapshots = dict(StandingsSnapshot.objects.filter(tournament=tournament).values_list("stage_key", "pk"))
     # never the details: at 10,000 games they are megabytes of per-round lists; the page reads the summary. The
     # latest table comes in the same query: the header's and the tables' statuses follow it (portal.table_status)
     wanted = [snapshots[key] for key in {stage_key, ""} if key in snapshots]
@@ -88,14 +107,15 @@ def tournament_view(request: HttpRequest, slug: str) -> HttpResponse:
     appeals = list(Appeal.objects.filter(tournament=tournament, verdict__isnull=True).select_related(
         "stage", "tour", "decision").order_by("filed_at", "order"))
     settle_table(table, tournament, stage_key, snapshot, stages=stages, pending=appeals)
-    return render(request, "tournaments/tournament.html", {
+    html = render_to_string("tournaments/_standings_body.html", {
         "tournament": tournament, "stages": stages, "stage_key": stage_key, "shown_stage": shown_stage,
         "snapshot": snapshot, "table": table, "tours": tours, "appeals": appeals,
         "class_balance": class_balance_rows(summary),
         "still_in": summary.get("still_in"),
         "zone": zones_caption(tournament.timezone, [t.played_on for t in tours] or [tournament.starts_on]),
         "api_base": f"/api/v1/tournaments/{tournament.slug}",
-    })
+    }, request)
+    return page_cache.Body(html=html, table_final=tournament.table_final)
 
 
 def class_balance_rows(summary: dict) -> list[dict]:
