@@ -241,6 +241,29 @@ def test_the_real_closed_port_is_a_miss_not_an_exception():
     assert backend.down
 
 
+def test_issue_20_the_cache_makes_one_redis_client_per_pool_not_one_per_call():
+    backend = ResilientRedisCache(CLOSED_PORT, {})
+    client = backend._cache.get_client("a")
+    assert backend._cache.get_client("b", write=True) is client
+    assert client.connection_pool is backend._cache._get_connection_pool(True)
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis (REDIS_URL); .ci/run provides it")
+def test_issue_20_the_shared_redis_client_serves_threads_at_once():
+    from concurrent.futures import ThreadPoolExecutor
+
+    backend = ResilientRedisCache(os.environ["REDIS_URL"], {"KEY_PREFIX": f"shared-client-{os.getpid()}"})
+
+    def round_trip(n: int) -> int:
+        backend.set(f"k{n}", n, 30)
+        return backend.get(f"k{n}")
+
+    with ThreadPoolExecutor(8) as pool:
+        assert list(pool.map(round_trip, range(200))) == list(range(200))
+    backend.delete_many([f"k{n}" for n in range(200)])
+    assert not backend.down
+
+
 # --- item 6: runs nobody finishes, tables nobody recomputes ---
 
 
