@@ -24,6 +24,8 @@ from tournaments.models import Game, GameStatus, Stage, Tournament
 def tournament_links(tournament: Any, user: Any) -> list[Link]:
     """The player rankings (CB-14); each stage's schedule (CB-2), for signed-in readers."""
     links = [Link(_("Player rankings"), reverse("cb-players", args=[tournament.slug]))]
+    if not getattr(user, "is_authenticated", False):
+        return links  # the schedules are for signed-in readers: an anonymous reload of the table reads no stage
     return links + [Link(f"{_('Stage schedule')}: {stage_label(stage.key)}",
                          reverse("stage-schedule", args=[tournament.slug, stage.key]), signed_in=True,
                          allowed=lambda reader: can_enter_results(reader, tournament))  # its view's check

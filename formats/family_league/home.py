@@ -30,9 +30,11 @@ LIMIT = 100
 
 def tournament_links(tournament: Any, user: Any) -> list[Link]:
     """The head's application (FL-1); for signed-in readers the qualifying groups (FL-8) and calendars (FL-9)."""
-    links = [Link(_("Player rankings"), reverse("family-players", args=[tournament.slug])),
-             Link(_("Apply"), reverse("family-apply", args=[tournament.slug]), signed_in=True,
-                  allowed=lambda reader: bool(families_headed_by(reader)))]  # FL-1: heads only (issue 17)
+    links = [Link(_("Player rankings"), reverse("family-players", args=[tournament.slug]))]
+    if not getattr(user, "is_authenticated", False):
+        return links  # the others are for signed-in readers: an anonymous reload of the table reads no stage
+    links.append(Link(_("Apply"), reverse("family-apply", args=[tournament.slug]), signed_in=True,
+                      allowed=lambda reader: bool(families_headed_by(reader))))  # FL-1: heads only (issue 17)
     links.append(Link(_("Qualifying groups"), reverse("family-groups", args=[tournament.slug]), signed_in=True,
                       allowed=lambda reader: can_manage_calendar(reader, tournament)))
     for stage in tournament.stages.all():
