@@ -26,12 +26,12 @@ from dataclasses import dataclass
 from django.utils import timezone
 from django.utils.translation import get_language
 
+from portal.table_status import LATEST
 from tournaments.lru import LRU
 from tournaments.models import Tournament
 
 LOCAL_ENTRIES = 256  # rendered bodies each process keeps (about 20-40 KB each)
 KEEP_SECONDS = 24 * 3600  # at most this long, re-check moments aside
-LATEST = ""
 # what a key reads of each stored table (``scoring.models.StandingsSnapshot``), in this order
 SNAPSHOT_FIELDS = ("stage_key", "pk", "facts_version", "ruleset_version", "computed_at", "recheck_at", "stale")
 
@@ -53,17 +53,16 @@ def body_key(tournament: Tournament, stage_key: str, snapshots: Sequence[tuple],
     tournament's stored tables (rows of ``SNAPSHOT_FIELDS``); None when the body must not be kept: a table it shows
     is missing, stale, older than the facts or past its re-check moment."""
     now = now or timezone.now()
-    by_stage = {row[0]: row for row in snapshots}
+    current = {stage for stage, _pk, version, _rules, _at, _recheck, stale in snapshots
+               if not stale and version >= tournament.facts_version}
+    if not {stage_key, LATEST} <= current:  # the table shown and the latest, which the header's status reads
+        return None
     expires = now.timestamp() + KEEP_SECONDS
-    for key in {stage_key, LATEST}:
-        row = by_stage.get(key)
-        if row is None or row[6] or row[2] < tournament.facts_version:
-            return None
-    for row in snapshots:
-        if row[5] is not None:
-            if row[5] <= now:
+    for *_row, recheck_at, _stale in snapshots:
+        if recheck_at is not None:
+            if recheck_at <= now:
                 return None
-            expires = min(expires, row[5].timestamp())
+            expires = min(expires, recheck_at.timestamp())
     row_values = [getattr(tournament, f.attname) for f in Tournament._meta.concrete_fields]
     text = repr((row_values, sorted(snapshots), stage_key, get_language(), timezone.get_current_timezone_name()))
     return f"standings-body:{tournament.pk}:{hashlib.sha256(text.encode()).hexdigest()}", expires
