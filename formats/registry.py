@@ -24,6 +24,11 @@ from django.urls import reverse
 from formats.rulebook import Rulebook
 
 
+def is_signed_in(user: Any) -> bool:
+    """Whether ``user`` is a signed-in reader (an anonymous one, or none, is not)."""
+    return bool(getattr(user, "is_authenticated", False))
+
+
 @dataclass(frozen=True)
 class Link:
     """A link a page shows: its (translated) label and its URL.
@@ -39,7 +44,7 @@ class Link:
 
     def shown_to(self, user: Any) -> bool:
         """Whether ``user`` may follow the link: signed in where it asks so, and let through by ``allowed``."""
-        if self.signed_in and not getattr(user, "is_authenticated", False):
+        if self.signed_in and not is_signed_in(user):
             return False
         return self.allowed is None or bool(self.allowed(user))
 

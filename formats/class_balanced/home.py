@@ -13,7 +13,7 @@ from accounts.permissions import can_enter_results
 from formats.class_balanced.rules import RULEBOOK
 from formats.class_balanced.services import publication_due
 from formats.registry import DashboardItem as Item
-from formats.registry import FormatHome, Link, admin_url
+from formats.registry import FormatHome, Link, admin_url, is_signed_in
 from rulesets import facts as F
 from rulesets.base import Problem, strip_prefix
 from rulesets.class_balanced import KEY, scheduled_class_problems
@@ -24,7 +24,7 @@ from tournaments.models import Game, GameStatus, Stage, Tournament
 def tournament_links(tournament: Any, user: Any) -> list[Link]:
     """The player rankings (CB-14); each stage's schedule (CB-2), for signed-in readers."""
     links = [Link(_("Player rankings"), reverse("cb-players", args=[tournament.slug]))]
-    if not getattr(user, "is_authenticated", False):
+    if not is_signed_in(user):
         return links  # the schedules are for signed-in readers: an anonymous reload of the table reads no stage
     return links + [Link(f"{_('Stage schedule')}: {stage_label(stage.key)}",
                          reverse("stage-schedule", args=[tournament.slug, stage.key]), signed_in=True,

@@ -16,7 +16,7 @@ from accounts.models import Blacklist
 from formats.family_league.rules import RULEBOOK
 from formats.family_league.services import can_manage_calendar, families_headed_by
 from formats.registry import DashboardItem as Item
-from formats.registry import FormatHome, Link, admin_url
+from formats.registry import FormatHome, Link, admin_url, is_signed_in
 from rulesets.facts import Player as FactPlayer
 from rulesets.family_league import KEY
 from rulesets.family_league.calendar import FINAL_GROUP, ROOM_OPEN_MINUTES, CalendarSlot, calendar_ics
@@ -31,7 +31,7 @@ LIMIT = 100
 def tournament_links(tournament: Any, user: Any) -> list[Link]:
     """The head's application (FL-1); for signed-in readers the qualifying groups (FL-8) and calendars (FL-9)."""
     links = [Link(_("Player rankings"), reverse("family-players", args=[tournament.slug]))]
-    if not getattr(user, "is_authenticated", False):
+    if not is_signed_in(user):
         return links  # the others are for signed-in readers: an anonymous reload of the table reads no stage
     links.append(Link(_("Apply"), reverse("family-apply", args=[tournament.slug]), signed_in=True,
                       allowed=lambda reader: bool(families_headed_by(reader))))  # FL-1: heads only (issue 17)
