@@ -14,18 +14,16 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import translation
 
 from accounts.models import Player
 from formats import registry
 from formats.rulebook import CODE
 from portal.rulebook import link_codes
-from scoring.figures import store_figures
 from scoring.models import StandingsSnapshot
-from scoring.services import compute_all, next_recheck, store
 from scoring.tasks import QUEUED_KEY
+from tests.test_pages import recompute
 from tournaments.importer import import_document
-from tournaments.loader import load_facts
 from tournaments.models import Penalty, Stage, Team, Tournament, TournamentStatus
 
 pytestmark = pytest.mark.django_db
@@ -43,15 +41,6 @@ TOURNAMENT_QUERIES = 10  # tests/test_pages.py holds the same limit
 
 def demo(key: str) -> dict:
     return json.loads((DEMO / f"{key}.json").read_text(encoding="utf-8"))
-
-
-def recompute(tournament: Tournament) -> Tournament:
-    """Store the snapshots as the recompute job would (see tests/test_pages.py's ``load``)."""
-    tournament = Tournament.objects.get(pk=tournament.pk)
-    facts, now = load_facts(tournament), timezone.now()
-    store(tournament, compute_all(facts, now), now, next_recheck(facts, now))
-    store_figures(Tournament.objects.get(pk=tournament.pk), facts)
-    return Tournament.objects.get(pk=tournament.pk)
 
 
 def load(key: str) -> Tournament:

@@ -16,7 +16,7 @@ from accounts.models import Role, TournamentRole
 from portal import page_cache
 from scoring.models import StandingsSnapshot
 from tests.factories import UserFactory
-from tests.test_pages import demo, load
+from tests.test_pages import demo, load, recompute
 from tournaments.models import Team, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -66,21 +66,10 @@ def test_issue_20_a_changed_fact_is_shown_at_once_and_the_new_table_when_stored(
     outdated, _ = get(client, league)
     assert UPDATING in body_of(outdated)
     assert len(page_cache.bodies) == 1  # an outdated table is never kept
-    league = load_again(league)
+    league = recompute(league)
     current, _ = get(client, league)
     assert "Renamed at the table" in body_of(current) and UPDATING not in body_of(current)
     assert len(page_cache.bodies) == 2
-
-
-def load_again(tournament: Tournament) -> Tournament:
-    """Store the tables of the tournament's current facts, as the recompute job would."""
-    from scoring.services import compute_all, next_recheck, store
-    from tournaments.loader import load_facts
-
-    tournament = Tournament.objects.get(pk=tournament.pk)
-    facts, now = load_facts(tournament), timezone.now()
-    store(tournament, compute_all(facts, now), now, next_recheck(facts, now))
-    return Tournament.objects.get(pk=tournament.pk)
 
 
 def test_issue_20_an_edit_of_the_tournament_row_is_shown_at_once(league):

@@ -46,12 +46,17 @@ def demo(key: str) -> dict:
 
 
 def load(document: dict) -> Tournament:
-    """Import a document and store its snapshots, as the on-commit recompute job would.
+    """Import a document and store its snapshots, as the on-commit recompute job would."""
+    return recompute(import_document(document))
+
+
+def recompute(tournament: Tournament) -> Tournament:
+    """Store the snapshots and figures of the tournament's current facts, as the recompute job would.
 
     (``scoring.services.recompute`` itself sets the isolation level of a new transaction, which
     PostgreSQL refuses inside the transaction a test runs in; the steps are the same.)
     """
-    tournament = import_document(document)
+    tournament = Tournament.objects.get(pk=tournament.pk)
     facts, now = load_facts(tournament), timezone.now()
     store(tournament, compute_all(facts, now), now, next_recheck(facts, now))
     store_figures(Tournament.objects.get(pk=tournament.pk), facts)
