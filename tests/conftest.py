@@ -51,7 +51,7 @@ def _empty_local_standings_cache():
     """The per-process caches of rendered standings (the API's ``portal.api.standings.local_cache``, the page's
     ``portal.page_cache``) start every test empty.
 
-    Its keys hold the tournament's id and creation second, which a rolled-back test may share with the next.
+    Their keys hold the tournament's id and creation time, which a rolled-back test may share with the next.
     """
     from portal import page_cache
     from portal.api.standings import local_cache
