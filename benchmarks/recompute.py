@@ -136,8 +136,8 @@ def phases(tournament_id: int, cold: bool = False):
 
     ``cold``: the loader's game cache is emptied first, so every fact is read (as ``recompute(force=True)`` does).
     """
-    from scoring.services import gc_paused
     from tournaments import game_cache
+    from tournaments.collector import gc_paused
 
     out: dict[str, float] = {}
     now = _now()

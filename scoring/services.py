@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import gc
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +20,7 @@ from scoring import appeal_effects, figures
 from scoring.models import RecomputeRun, StandingsSnapshot
 from scoring.serialize import stored_figures
 from tournaments import game_cache
+from tournaments.collector import gc_paused
 from tournaments.loader import load_facts
 from tournaments.models import Tournament
 
@@ -263,18 +263,6 @@ def sweep(send, now: dt.datetime | None = None) -> Sweep:
         send(tournament_id)
         queued.append(tournament_id)
     return Sweep(closed, queued, running)
-
-
-@contextlib.contextmanager
-def gc_paused():
-    """Building ~10^5 small immutable fact objects triggers the cyclic collector for nothing; pause it."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def next_recheck(facts: TournamentFacts, now: dt.datetime) -> dt.datetime | None:

@@ -303,3 +303,38 @@ def test_the_imports_benchmark_measures_a_small_league_and_removes_it():
     assert 0 < result.parse and 0 < result.reference and 0 < result.imported
     assert not Tournament.objects.filter(slug__contains="imports-10").exists()
     assert any("ok" in line or "MISSED" in line for line in imports.goals([result]))
+
+
+@pytest.mark.parametrize("refused", [False, True])
+def test_import_pauses_the_cyclic_collector_and_restores_it(monkeypatch, refused):
+    """Issue 20, item 1: a league's 150,000 seats are parsed and stored with the cyclic collector paused (a third
+    of the parse went to collections that found nothing to free); it runs again after the import, refused or not,
+    and a caller that had paused it keeps it paused."""
+    import gc
+
+    seen: list[bool] = []
+    parse = importer.parse_document
+
+    def watched(document):
+        seen.append(gc.isenabled())
+        return parse(document)
+
+    monkeypatch.setattr(importer, "parse_document", watched)
+    document = mafia_league(games=3, seed=1, slug="gc-paused")
+    if refused:
+        document["tournament"]["ruleset"] = "no_such_ruleset"
+    assert gc.isenabled()
+    if refused:
+        with pytest.raises(ImportRefused):
+            import_document(document)
+    else:
+        import_document(document)
+    assert seen == [False]
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with pytest.raises(ImportRefused):
+            import_document({**document, "format": "nope"})
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -25,6 +25,7 @@ from rulesets.interchange import MAX_DOCUMENT_DEPTH, nesting_path, parse_documen
 from tournaments import bulk, purge
 from tournaments.audit import record
 from tournaments.changes import bulk_change, mark_changed
+from tournaments.collector import gc_paused
 from tournaments.models import (
     Appeal,
     Decision,
@@ -81,18 +82,20 @@ def decode(raw: bytes | str) -> Any:
 
 
 def import_document(document: Any, *, replace: bool = False, user=None) -> Tournament:
-    """Parse, judge and store a document; all or nothing."""
-    try:
-        facts = parse_document(document)
-    except RulesetError as exc:
-        raise ImportRefused(exc.problems) from exc
-    except RecursionError as exc:
-        raise ImportRefused([Problem("", "the document is nested too deeply")]) from exc
-    try:
-        return store_facts(facts, replace=replace, user=user)
-    except (DataError, IntegrityError, OverflowError) as exc:
-        # the parser bounds every value the database stores; this is the last line, without the SQL text
-        raise ImportRefused([Problem("", "the database refused the document; nothing was changed")]) from exc
+    """Parse, judge and store a document; all or nothing (the cyclic collector paused meanwhile: a league's
+    150,000 seats would be scanned by every collection their allocation triggers, ``collector``)."""
+    with gc_paused():
+        try:
+            facts = parse_document(document)
+        except RulesetError as exc:
+            raise ImportRefused(exc.problems) from exc
+        except RecursionError as exc:
+            raise ImportRefused([Problem("", "the document is nested too deeply")]) from exc
+        try:
+            return store_facts(facts, replace=replace, user=user)
+        except (DataError, IntegrityError, OverflowError) as exc:
+            # the parser bounds every value the database stores; this is the last line, without the SQL text
+            raise ImportRefused([Problem("", "the database refused the document; nothing was changed")]) from exc
 
 
 @transaction.atomic
