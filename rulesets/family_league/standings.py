@@ -35,6 +35,7 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from functools import cached_property
 from itertools import repeat
 from operator import attrgetter
 from typing import Any
@@ -377,15 +378,28 @@ class _Tally:
         """Seat points minus penalty points (FL-13, FL-16, FL-18)."""
         return self.seat_points - self.penalty_points
 
-    def points_by_round(self, rounds: Sequence[int], rounded: _Rounded) -> list[float]:
-        """The team's points in each game, rounded; ``rounded`` memoises units -> figure across teams."""
-        out = list(map(rounded.__getitem__, map(self.units_by_game.get, rounds, repeat(0, len(rounds)))))
-        if self.penalty_by_game:
-            for index, number in enumerate(rounds):
-                penalty = self.penalty_by_game.get(number)
-                if penalty:
-                    out[index] = round2(Fraction(self.units_by_game.get(number, 0), self.denominator) - penalty)
+    def points_by_round(self, rounds: _Rounds, rounded: _Rounded) -> list[float]:
+        """The team's points in each game, rounded; ``rounded`` memoises units -> figure across teams. A penalty
+        of a game replaces that one figure (FL-16)."""
+        units = self.units_by_game
+        out = list(map(rounded.__getitem__, map(units.get, rounds.numbers, repeat(0, len(rounds.numbers)))))
+        for number, penalty in self.penalty_by_game.items():
+            index = rounds.index.get(number)
+            if penalty and index is not None:
+                out[index] = round2(Fraction(units.get(number, 0), self.denominator) - penalty)
         return out
+
+
+class _Rounds:
+    """The numbers of a stage's games in order of play, and each one's position (a penalised team's figures are
+    corrected at their games' positions, not by a walk over a league's 10,000 rounds)."""
+
+    def __init__(self, numbers: list[int]):
+        self.numbers = numbers
+
+    @cached_property
+    def index(self) -> dict[int, int]:
+        return {number: index for index, number in enumerate(self.numbers)}
 
 
 class _Rounded(dict):
@@ -420,7 +434,7 @@ def _fines_until(analysis: LeagueAnalysis, stage_key: str) -> list[Violation]:
     return [v for v in analysis.violations if STAGE_KEYS.index(v.stage) <= last]
 
 
-def _team_row(tally: _Tally, group: str | None, rounds: Sequence[int], fines: list[Violation],
+def _team_row(tally: _Tally, group: str | None, rounds: _Rounds, fines: list[Violation],
               rounded: _Rounded) -> TeamRow:
     running = 0
     listed = []
@@ -532,7 +546,7 @@ def _rows_for(stage: Stage, analysis: LeagueAnalysis, pools: Sequence[Pool],
               group_of: Callable[[Pool], str | None]) -> dict[str | None, list[TeamRow]]:
     teams = [t for pool in pools for t in pool.teams]
     tallies = _tallies(stage.key, analysis, teams)
-    rounds = list(map(NUMBER, analysis.games.get(stage.key, ())))
+    rounds = _Rounds(list(map(NUMBER, analysis.games.get(stage.key, ()))))
     fines = _fines_until(analysis, stage.key)
     by_team: dict[str, list[Violation]] = defaultdict(list)
     for violation in fines:
