@@ -338,3 +338,23 @@ def test_import_pauses_the_cyclic_collector_and_restores_it(monkeypatch, refused
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_decoding_a_document_pauses_the_cyclic_collector(monkeypatch):
+    """Issue 20, item 1: the JSON text of a league is 10^5 objects that all stay alive; they are decoded with the
+    collector paused, and a syntax error is still a refusal, with the collector running again after it."""
+    import gc
+
+    seen: list[bool] = []
+    loads = json.loads
+
+    def watched(raw):
+        seen.append(gc.isenabled())
+        return loads(raw)
+
+    monkeypatch.setattr(importer.json, "loads", watched)
+    assert importer.decode('{"format": 1}') == {"format": 1}
+    with pytest.raises(ImportRefused, match="not valid JSON"):
+        importer.decode("{")
+    assert seen == [False, False]
+    assert gc.isenabled()
