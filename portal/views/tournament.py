@@ -69,7 +69,7 @@ def tournament_view(request: HttpRequest, slug: str) -> HttpResponse:
     kept = page_cache.body_key(tournament, stage_key, snapshots)
     body = page_cache.get(kept[0]) if kept else None
     if body is None:
-        body = _standings_body(request, tournament, stage_key, {row[0]: row[1] for row in snapshots})
+        body = _standings_body(request, tournament, stage_key, {stage: pk for stage, pk, *_rest in snapshots})
         if kept:
             page_cache.keep(kept[0], body, kept[1])
     tournament.table_final = body.table_final
