@@ -75,34 +75,43 @@ class GameRecord(NamedTuple):
 class StageSums:
     """What the standings read of a stage's seats, kept up to date game by game.
 
-    ``units[team][game]``: the units of the team's scoring seat in the game (FL-13, FL-14); ``mafia`` the same for
-    its mafia seats (FL-11, FL-12); ``players[(player, team)][game]``: the units of every seat of the player for
-    the team (violating seats with 0), ``players_mafia`` of their scoring mafia seats; ``uncounted[(player, team)]``: how many of them were ``foreign_player`` or
-    ``ineligible_player`` (they do not make the player one who played, FL-20).
+    ``units[team][game]``: the units of the team's scoring seat in the game (FL-13, FL-14; the per-round figures
+    and FL-16's corrections read them). Per ``(player, team)``: ``seats`` how many seats the player had for the
+    team, violating ones too; ``points`` the units of its scoring seats; ``mafia`` of its scoring mafia seats
+    (FL-11, FL-12); ``uncounted`` how many seats were ``foreign_player`` or ``ineligible_player`` (they do not
+    make the player one who played, FL-20). ``seats``, ``points`` and ``mafia`` hold the same pairs: those with
+    a seat. A team's mafia units are its pairs' (``team_mafia``).
     """
 
     units: dict[str, dict[int, int]] = field(default_factory=lambda: defaultdict(dict))
-    mafia: dict[str, dict[int, int]] = field(default_factory=lambda: defaultdict(dict))
-    players: dict[tuple[str, str], dict[int, int]] = field(default_factory=lambda: defaultdict(dict))
-    players_mafia: dict[tuple[str, str], dict[int, int]] = field(default_factory=lambda: defaultdict(dict))
+    seats: Counter[tuple[str, str]] = field(default_factory=Counter)
+    points: Counter[tuple[str, str]] = field(default_factory=Counter)
+    mafia: Counter[tuple[str, str]] = field(default_factory=Counter)
     uncounted: Counter[tuple[str, str]] = field(default_factory=Counter)
-    shared: bool = False  # forked: the inner tables are an earlier analysis's until written (``fork``)
+    shared: bool = False  # forked: the inner tables of ``units`` are an earlier analysis's until written (``fork``)
     owned: set[int] = field(default_factory=set, repr=False)  # ids of the inner tables copied since the fork
 
     def fork(self) -> StageSums:
-        """The same sums, for the next facts: the outer tables copied, each inner one when it is first written, so
-        that an analysis handed out before (perhaps still read by another thread) keeps what it had."""
-        return StageSums(defaultdict(dict, self.units), defaultdict(dict, self.mafia), defaultdict(dict, self.players),
-                         defaultdict(dict, self.players_mafia), Counter(self.uncounted), shared=True)
+        """The same sums, for the next facts: the tables copied, each team's inner one when it is first written,
+        so that an analysis handed out before (perhaps still read by another thread) keeps what it had."""
+        return StageSums(defaultdict(dict, self.units), Counter(self.seats), Counter(self.points),
+                         Counter(self.mafia), Counter(self.uncounted), shared=True)
 
-    def _entries(self, table: dict, key) -> dict[int, int]:
-        """The inner table of ``key`` to write into (a copy of its own after a fork)."""
-        entries = table.get(key)
+    def team_mafia(self) -> dict[str, int]:
+        """Each team's units of its scoring mafia seats (FL-11, FL-12)."""
+        out: dict[str, int] = defaultdict(int)
+        for (_player, team), units in self.mafia.items():
+            out[team] += units
+        return out
+
+    def _entries(self, team: str) -> dict[int, int]:
+        """The inner table of ``team`` to write into (a copy of its own after a fork)."""
+        entries = self.units.get(team)
         if entries is None:
-            entries = table[key] = {}
+            entries = self.units[team] = {}
             self.owned.add(id(entries))
         elif self.shared and id(entries) not in self.owned:
-            entries = table[key] = dict(entries)
+            entries = self.units[team] = dict(entries)
             self.owned.add(id(entries))
         return entries
 
@@ -114,37 +123,51 @@ class StageSums:
         verdicts = record.verdicts
         for index, (seat, value) in enumerate(zip(record.game.seats, record.values)):
             verdict = verdicts[index] if verdicts is not None else SCORES
-            units = value[2]
             key = (seat.player, seat.team)
-            if sign > 0:
-                self._entries(self.players, key)[number] = units
-            else:
-                self._drop(self.players, key, number)
+            self.seats[key] += sign
+            self.points[key] += sign * value[2]
+            self.mafia[key] += 0
             if verdict == SCORES:
-                mafia_seat = SIDE_OF_ROLE[seat.role] == "mafia"
                 if sign > 0:
-                    self._entries(self.units, seat.team)[number] = units
-                    if mafia_seat:
-                        self._entries(self.mafia, seat.team)[number] = units
-                        self._entries(self.players_mafia, key)[number] = units
-                elif mafia_seat:
-                    self._drop(self.units, seat.team, number)
-                    self._drop(self.mafia, seat.team, number)
-                    self._drop(self.players_mafia, key, number)
-                else:
-                    self._drop(self.units, seat.team, number)
+                    self._entries(seat.team)[number] = value[2]
+                elif seat.team in self.units:
+                    entries = self._entries(seat.team)
+                    entries.pop(number, None)
+                    if not entries:
+                        del self.units[seat.team]
+                if seat.role in MAFIA_ROLES:
+                    self.mafia[key] += sign * value[2]
             elif verdict not in COUNTED:
                 self.uncounted[key] += sign
                 if not self.uncounted[key]:
                     del self.uncounted[key]
+            if not self.seats[key]:
+                del self.seats[key], self.points[key], self.mafia[key]
 
-    def _drop(self, table: dict, key, number: int) -> None:
-        if key not in table:
-            return
-        entries = self._entries(table, key)
-        entries.pop(number, None)
-        if not entries:
-            del table[key]
+    def fold(self, build: StageBuild) -> None:
+        """Add the plainly scoring seats the build counted by pair (``Context.plain_values``)."""
+        seats, points, mafia = build.seats, build.points, build.mafia
+        for key, index in build.pairs.items():
+            if seats[index]:
+                self.seats[key] += seats[index]
+                self.points[key] += points[index]
+                self.mafia[key] += mafia[index]
+
+
+class StageBuild:
+    """A stage's plainly scoring seats as the ledger's build adds them in the pass that judges them: each team's
+    units per game written straight into the stage's sums, each plain pair's seats, units and mafia units counted
+    at the pair's index (a list, not a table of tables: the pass is over a league's 10^5 seats), folded into the
+    sums once the stage is built (``StageSums.fold``)."""
+
+    __slots__ = ("sums", "pairs", "seats", "points", "mafia")
+
+    def __init__(self, sums: StageSums, pairs: dict[tuple[str, str], int]):
+        self.sums = sums
+        self.pairs = pairs
+        self.seats = [0] * len(pairs)
+        self.points = [0] * len(pairs)
+        self.mafia = [0] * len(pairs)
 
 
 class Context:
@@ -157,13 +180,14 @@ class Context:
         self.rosters = {t.name: frozenset(t.players) for t in facts.teams}
         self.left = {t.name: dict(t.left_at) for t in facts.teams if t.left_at}
         self.team_dq, self.player_dq = disqualification_times(facts)
-        self.plain_pairs = frozenset(  # on the roster, never left, never disqualified: only FL-5 and FL-6 apply
-            (nick, t.name) for t in facts.teams for nick in t.players
-            if nick not in self.left.get(t.name, ()) and nick not in self.player_dq)
+        self.pair_index = {  # on the roster, never left, never disqualified: only FL-5 and FL-6 apply
+            pair: index for index, pair in enumerate(
+                (nick, t.name) for t in facts.teams for nick in t.players
+                if nick not in self.left.get(t.name, ()) and nick not in self.player_dq)}
         self.rules = rules_of(facts)
         self._values: dict[tuple, tuple[Fraction, str, int]] = {}
         self._plain: dict[tuple, dict[str, tuple[Fraction, str, int]]] = {}
-        self._team_sets: dict[int, tuple[tuple[str, ...], frozenset[str]]] = {}
+        self._allowed: dict[tuple[str, ...], dict[tuple[str, str], int]] = {}
 
     def teams_in_game(self, pool: Pool | None, game: Game) -> tuple[str, ...]:
         """The group's teams still in the tournament at the game (FL-15.4)."""
@@ -183,35 +207,36 @@ class Context:
             self._values[key] = known
         return known
 
-    def plain_values(self, game: Game, teams: tuple[str, ...], into: StageSums | None = None,
+    def plain_values(self, game: Game, teams: tuple[str, ...], into: StageBuild | None = None,
                      ) -> tuple[tuple[Fraction, str, int], ...] | None:
         """Every seat's value when every seat scores (its team plays the game, its player is plainly on the
         roster and has no fake passport, one seat per team); None otherwise. A seat's value is looked up by what
         it reads of the seat (the role; the timeout and kills when there are any), per outcome and game_days.
 
-        ``into``: sums not shared with an earlier analysis, to which the seats are added in the same pass (the
-        ledger's build: one pass over a league's 10^5 seats instead of two). When None is returned, the seats
-        added before the first seat that does not plainly score score in the seat-by-seat judgement too, with
-        the same values, and ``judge`` adds them again over the same entries."""
-        team_set = self._team_sets.get(id(teams))
-        if team_set is None or team_set[0] is not teams:
-            team_set = self._team_sets[id(teams)] = (teams, frozenset(teams))
-        allowed = team_set[1]
+        ``into``: the build of sums not shared with an earlier analysis, to which the seats are added in the same
+        pass (the ledger's build: one pass over a league's 10^5 seats instead of two). When None is returned,
+        nothing of the game was added: the seats added before the first one that does not plainly score are
+        taken away again (``_not_plain``)."""
+        allowed = self._allowed.get(teams)
+        if allowed is None:
+            members = frozenset(teams)
+            allowed = self._allowed[teams] = {pair: i for pair, i in self.pair_index.items() if pair[1] in members}
         plain = self._plain.get((game.outcome, game.game_days))
         if plain is None:
             plain = self._plain[(game.outcome, game.game_days)] = {}
-        pairs = self.plain_pairs
-        seen: set[str] = set()
+        if into is None:  # judged alone (an update): counted into sums of its own, which ``judge`` drops
+            into = StageBuild(StageSums(), self.pair_index)
+        number = game.number
+        units, seats, points, mafia = into.sums.units, into.seats, into.points, into.mafia
         out = []
-        if into is not None:
-            number = game.number
-            players, units, mafia, players_mafia = into.players, into.units, into.mafia, into.players_mafia
         for seat in game.seats:
             team = seat.team
-            key = (seat.player, team)
-            if team in seen or team not in allowed or key not in pairs or seat.fake_passport:
-                return None
-            seen.add(team)
+            index = allowed.get((seat.player, team))
+            if index is None or seat.fake_passport:
+                return self._not_plain(game, out, into, allowed)
+            entries = units[team]
+            if number in entries:  # a second seat of the team (FL-15.3)
+                return self._not_plain(game, out, into, allowed)
             if seat.timed_out or seat.maniac_kills:
                 kind = (seat.role, seat.timed_out, seat.days_played, seat.maniac_kills)
             else:
@@ -220,11 +245,31 @@ class Context:
             if known is None:
                 known = plain[kind] = self.value(seat, game)
             out.append(known)
-            if into is not None:
-                players[key][number] = units[team][number] = known[2]
-                if seat.role in MAFIA_ROLES:
-                    players_mafia[key][number] = mafia[team][number] = known[2]
+            entries[number] = value = known[2]
+            seats[index] += 1
+            points[index] += value
+            if seat.role in MAFIA_ROLES:
+                mafia[index] += value
         return tuple(out)
+
+    @staticmethod
+    def _not_plain(game: Game, added: list[tuple[Fraction, str, int]], into: StageBuild,
+                   allowed: dict[tuple[str, str], int]) -> None:
+        """Take away the game's first seats, which ``plain_values`` added before one that does not plainly score
+        (the seat-by-seat judgement adds the game)."""
+        number = game.number
+        units = into.sums.units
+        for seat, known in zip(game.seats, added):
+            index = allowed[(seat.player, seat.team)]
+            entries = units[seat.team]
+            del entries[number]
+            if not entries:
+                del units[seat.team]
+            into.seats[index] -= 1
+            into.points[index] -= known[2]
+            if seat.role in MAFIA_ROLES:
+                into.mafia[index] -= known[2]
+        return None
 
     def unentitled(self, seat, game: Game, earlier: int) -> str | None:
         """Why the seat's player may not play this game for this team, or None (FL-15.2, FL-3..FL-6)."""
@@ -242,11 +287,11 @@ class Context:
         return None
 
     def judge(self, stage_key: str, game: Game, recorded: str | None, teams: tuple[str, ...],
-              earlier: Sequence[int] | None, into: StageSums | None = None) -> GameRecord:
+              earlier: Sequence[int] | None, into: StageBuild | None = None) -> GameRecord:
         """Judge the game's seats in the order the players joined (FL-15); ``recorded``: the status the game was
         recorded with (before technical results and replays, FL-10); ``earlier[i]``: seat i's player's seats in
-        earlier scoring games (None: no player of the game has reached the FL-5 limit); ``into``: unshared sums
-        the judged seats are added to."""
+        earlier scoring games (None: no player of the game has reached the FL-5 limit); ``into``: the build of
+        unshared sums the judged seats are added to."""
         detected: list[Violation] = []
         verdicts: tuple[str, ...] | None = None
         values: tuple[tuple[Fraction, str, int], ...] = ()
@@ -263,7 +308,7 @@ class Context:
                 if recorded != "not_held":
                     detected += _no_shows_of_started_game(stage_key, game, teams, self.rules.violation_points)
                 if into is not None:
-                    into.add(GameRecord(game, verdicts, values, ()))
+                    into.sums.add(GameRecord(game, verdicts, values, ()))
         if recorded == "not_held":
             detected += _no_shows_of_not_held_game(stage_key, game, teams, self.rules.violation_points)
         return GameRecord(game, verdicts, values, tuple(detected) if detected else ())
@@ -393,6 +438,7 @@ class Ledger:
         for stage_index, (stage, games) in enumerate(zip(self.stages, effective)):
             recorded = {g.number: g.status for g in stage.games}
             sums = StageSums()
+            build = StageBuild(sums, self.context.pair_index)
             records: dict[int, GameRecord] = {}
             pools = self.pools[stage_index]
             for game in games:
@@ -407,7 +453,8 @@ class Ledger:
                             self.positions[seat.player].append(position)
                 records[game.number] = self.context.judge(
                     stage.key, game, recorded.get(game.number),
-                    self.context.teams_in_game(game_pool(pools, game), game), counts, sums)
+                    self.context.teams_in_game(game_pool(pools, game), game), counts, build)
+            sums.fold(build)
             self.records.append(records)
             self.sums.append(sums)
             self.games.append(games)
@@ -635,4 +682,4 @@ def forget() -> None:
         _kept.last = None
 
 
-__all__ = ["GameRecord", "LeagueAnalysis", "Ledger", "StageSums", "analyse", "analyse_from_scratch", "forget"]
+__all__ = ["GameRecord", "LeagueAnalysis", "Ledger", "StageBuild", "StageSums", "analyse", "analyse_from_scratch", "forget"]

@@ -355,12 +355,12 @@ class _Tally:
     """
 
     def __init__(self, team: str, denominator: int, units_by_game: dict[int, int] | None = None,
-                 mafia_by_game: dict[int, int] | None = None):
+                 mafia_units: int = 0):
         self.team = team
         self.denominator = denominator
         self.units_by_game: dict[int, int] = units_by_game or {}
         self.seat_units = sum(self.units_by_game.values())
-        self.mafia_units = sum((mafia_by_game or {}).values())
+        self.mafia_units = mafia_units
         self.games = len(self.units_by_game)  # one scoring seat per team and game (FL-15.3)
         self.penalty_points = Fraction(0)
         self.penalty_by_game: dict[int, Fraction] = defaultdict(Fraction)
@@ -416,8 +416,8 @@ class _Rounded(dict):
 
 def _tallies(stage_key: str, analysis: LeagueAnalysis, teams: Sequence[str]) -> dict[str, _Tally]:
     sums = analysis.sums.get(stage_key) or StageSums()
-    tallies = {team: _Tally(team, analysis.denominator, sums.units.get(team), sums.mafia.get(team))
-               for team in teams}
+    mafia = sums.team_mafia()
+    tallies = {team: _Tally(team, analysis.denominator, sums.units.get(team), mafia.get(team, 0)) for team in teams}
     for violation in analysis.violations:
         tally = tallies.get(violation.team)
         if tally is None or violation.stage != stage_key:
@@ -661,8 +661,8 @@ def _players_who_played(analysis: LeagueAnalysis) -> dict[str, set[str]]:
     """
     out: dict[str, set[str]] = defaultdict(set)
     for sums in analysis.sums.values():
-        for (player, team), seats in sums.players.items():
-            if len(seats) > sums.uncounted.get((player, team), 0):
+        for (player, team), seats in sums.seats.items():
+            if seats > sums.uncounted.get((player, team), 0):
                 out[team].add(player)
     return out
 
@@ -672,8 +672,7 @@ def _players_who_played(analysis: LeagueAnalysis) -> dict[str, set[str]]:
 
 def _player_details(sums: StageSums, denominator: int) -> list[dict[str, Any]]:
     """Each player's points, games and mafia points in the stage, best first (units of ``denominator``)."""
-    totals = [((player, team), sum(seats.values()), len(seats), sum(sums.players_mafia.get((player, team), {}).values()))
-              for (player, team), seats in sums.players.items()]
+    totals = [(key, sums.points[key], seats, sums.mafia[key]) for key, seats in sums.seats.items()]
     totals.sort(key=lambda entry: (-entry[1], entry[0]))
     return [
         {"player": player, "team": team, "points": round2(Fraction(points, denominator)), "games": games,

@@ -195,7 +195,7 @@ def test_an_analysis_handed_out_keeps_its_tables_when_the_ledger_moves_on():
 
 
 def _sums_as_dicts(sums: ledger.StageSums) -> tuple:
-    return (dict(sums.units), dict(sums.mafia), dict(sums.players), dict(sums.players_mafia), dict(sums.uncounted))
+    return (dict(sums.units), dict(sums.seats), dict(sums.points), dict(sums.mafia), dict(sums.uncounted))
 
 
 @settings(max_examples=60, deadline=None)
@@ -228,7 +228,9 @@ def test_a_game_whose_last_seat_is_foreign_keeps_only_the_sums_of_its_judged_sea
         Stage(key="qualifying", groups=tuple(Group(name=g, teams=tuple(t)) for g, t in GROUPS.items()),
               games=(game,)),))
     sums = ledger.Ledger(facts).sums[0]
-    assert set(sums.units) == {"Fam01", "Fam02", "Fam03"} and set(sums.mafia) == {"Fam01", "Fam03"}
-    assert set(sums.players) == {("Fam01-p1", "Fam01"), ("Fam02-p1", "Fam02"), ("Fam03-p1", "Fam03"),
-                                 ("stranger", "Fam04")}
-    assert sums.players[("stranger", "Fam04")] == {1: 0} and sums.uncounted == {("stranger", "Fam04"): 1}
+    assert set(sums.units) == {"Fam01", "Fam02", "Fam03"} and set(sums.team_mafia()) == {"Fam01", "Fam02", "Fam03", "Fam04"}
+    assert {team for team, units in sums.team_mafia().items() if units} == {"Fam01", "Fam03"}
+    assert set(sums.seats) == set(sums.points) == set(sums.mafia) == {
+        ("Fam01-p1", "Fam01"), ("Fam02-p1", "Fam02"), ("Fam03-p1", "Fam03"), ("stranger", "Fam04")}
+    assert sums.seats[("stranger", "Fam04")] == 1 and sums.points[("stranger", "Fam04")] == 0
+    assert sums.uncounted == {("stranger", "Fam04"): 1}
