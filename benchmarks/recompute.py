@@ -134,15 +134,17 @@ def raw_fetch(sql: str, tournament_id: int) -> int:
 def phases(tournament_id: int, cold: bool = False):
     """One recompute split into its steps, each timed; returns the seconds per step.
 
-    ``cold``: the loader's game cache is emptied first, so every fact is read (as ``recompute(force=True)`` does).
+    ``cold``: what the process keeps of the tournament is dropped first (``forget_kept``, as ``recompute(force=True)``
+    does): every fact is read and every game judged anew.
     """
-    from tournaments import game_cache
+    from scoring.services import forget_kept
     from tournaments.collector import gc_paused
+    from tournaments.models import Tournament
 
     out: dict[str, float] = {}
     now = _now()
     if cold:
-        game_cache.forget(tournament_id)
+        forget_kept(tournament_id, *Tournament.objects.filter(pk=tournament_id).values_list("slug", "ruleset").get())
     with gc_paused():  # as recompute() runs them
         return _phases(tournament_id, now, out)
 

@@ -108,7 +108,9 @@ class Ruleset:
       ``seat_points(facts, stage_key)``: ``{(game number, nick): (points,
       reason)}`` of a Mafia stage (GP-14, FL-13, CB-8..CB-10); ``tour_table(facts,
       tour_number)``: a ChGK tour's masks, ratings, places and points
-      (CHGK-12..CHGK-15).
+      (CHGK-12..CHGK-15); ``forget(slug)``: drop what the ruleset keeps of a
+      tournament between computations (the family league's ledger), so that its
+      next facts are judged from scratch.
     - ``rule_constants``: the numbers of its rules that are not settings, as the
       code has them today (``rulesets.rules``): a new tournament freezes them,
       and ``compute`` reads the frozen ones from ``TournamentFacts.rules``.
@@ -125,4 +127,5 @@ class Ruleset:
     rounds: str = "games"
     seat_points: SeatPoints | None = None
     tour_table: TourTable | None = None
+    forget: Callable[[str], None] | None = None
     rule_constants: Mapping[str, Any] = field(default_factory=dict)

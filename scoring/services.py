@@ -90,6 +90,17 @@ def load_consistent(tournament_id: int) -> tuple[Tournament, TournamentFacts]:
         return tournament, load_facts(tournament, current=True)
 
 
+def forget_kept(tournament_id: int, slug: str, ruleset_key: str) -> None:
+    """Drop what this process keeps of the tournament between recomputes: the loader's games and context and what
+    its ruleset keeps (the family league's ledger). A forced recompute starts so: every fact read and every game
+    judged anew, and the previous version released before the next one is built, not beside it."""
+    game_cache.forget(tournament_id)
+    with contextlib.suppress(rulesets.UnknownRuleset):
+        forget = rulesets.get(ruleset_key).forget
+        if forget is not None:
+            forget(slug)
+
+
 def recompute(tournament_id: int, *, now: dt.datetime | None = None, force: bool = False) -> bool:
     """Recompute and store a tournament's snapshots; False when nothing needed doing.
 
@@ -99,14 +110,15 @@ def recompute(tournament_id: int, *, now: dt.datetime | None = None, force: bool
     now = now or timezone.now()
     current = StandingsSnapshot.objects.filter(tournament_id=tournament_id, stage_key=LATEST).values_list(
         "facts_version", "recheck_at", "stale").first()
-    version = Tournament.objects.filter(pk=tournament_id).values_list("facts_version", flat=True).first()
-    if version is None:
+    row = Tournament.objects.filter(pk=tournament_id).values_list("facts_version", "slug", "ruleset").first()
+    if row is None:
         return False
+    version, slug, ruleset_key = row
     if not force and current is not None and current[0] >= version and not current[2] and (
             current[1] is None or current[1] > now):
         return False
     if force:
-        game_cache.forget(tournament_id)
+        forget_kept(tournament_id, slug, ruleset_key)
     with run_lock(tournament_id):  # held while the run row is open: the sweep sees a run nobody holds as abandoned
         with transaction.atomic():  # a run that can be seen has already marked the older tables stale
             run = RecomputeRun.objects.create(tournament_id=tournament_id, facts_version=version, started_at=now)

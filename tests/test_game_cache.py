@@ -348,3 +348,30 @@ def test_an_instance_read_before_a_change_loads_the_facts_after_it():
     facts = load_facts(tournament)  # the same instance, its head_version older than the database's
     assert "Renamed" in {t.name for t in facts.stages[0].teams} | {t.name for t in facts.teams}
     assert facts == fresh(tournament)
+
+
+def test_issue_20_a_forced_recompute_drops_the_kept_ledger_before_it_reads_the_facts(monkeypatch):
+    """Issue 20 item 2: ``recompute(force=True)`` drops the family league's kept ledger with the loader's games, before
+    the facts are read (every game judged anew; the previous version released before the next is built); a
+    recompute after a saved result keeps and updates it."""
+    from rulesets.family_league import ledger
+    from scoring import services
+
+    tournament = import_document(mafia_league(30, seed=3))
+    recompute(tournament.pk, force=True)
+    kept_at_load = []
+    load = services.load_consistent
+
+    def watched(tournament_id):
+        kept_at_load.append(ledger._kept.ledgers.get(tournament.slug))
+        return load(tournament_id)
+
+    monkeypatch.setattr(services, "load_consistent", watched)
+    kept = ledger._kept.ledgers[tournament.slug]
+    game = Game.objects.get(stage__tournament=tournament, number=5)
+    game.outcome = "draw" if game.outcome != "draw" else "mafia"
+    game.save()
+    assert recompute(tournament.pk)
+    assert kept_at_load == [kept] and ledger._kept.ledgers[tournament.slug] is kept
+    assert recompute(tournament.pk, force=True)
+    assert kept_at_load == [kept, None] and ledger._kept.ledgers[tournament.slug] is not kept

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from rulesets.family_league import ledger
 from rulesets.family_league.rules import CONSTANTS, detected_violation_closes
 from rulesets.family_league.settings import DEFAULT_SETTINGS, validate_settings
 from rulesets.family_league.standings import (
@@ -56,5 +57,6 @@ RULESET = Ruleset(
         detected_violations=DETECTED_VIOLATIONS,  # FL-15.1..FL-15.4
     ),
     seat_points=seat_points,  # FL-13, FL-14
+    forget=ledger.forget,  # the ledger kept for incremental recomputes (issue 20)
     rule_constants=CONSTANTS,  # FL-15, FL-17, FL-19
 )

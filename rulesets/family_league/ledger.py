@@ -188,6 +188,8 @@ class Context:
         self._values: dict[tuple, tuple[Fraction, str, int]] = {}
         self._plain: dict[tuple, dict[str, tuple[Fraction, str, int]]] = {}
         self._allowed: dict[tuple[str, ...], dict[tuple[str, str], int]] = {}
+        self._last_teams: tuple[str, ...] | None = None
+        self._last_allowed: dict[tuple[str, str], int] = {}
 
     def teams_in_game(self, pool: Pool | None, game: Game) -> tuple[str, ...]:
         """The group's teams still in the tournament at the game (FL-15.4)."""
@@ -217,10 +219,14 @@ class Context:
         pass (the ledger's build: one pass over a league's 10^5 seats instead of two). When None is returned,
         nothing of the game was added: the seats added before the first one that does not plainly score are
         taken away again (``_not_plain``)."""
-        allowed = self._allowed.get(teams)
-        if allowed is None:
-            members = frozenset(teams)
-            allowed = self._allowed[teams] = {pair: i for pair, i in self.pair_index.items() if pair[1] in members}
+        if teams is self._last_teams:  # a stage's games mostly share their pool's teams (the same tuple)
+            allowed = self._last_allowed
+        else:
+            allowed = self._allowed.get(teams)
+            if allowed is None:
+                members = frozenset(teams)
+                allowed = self._allowed[teams] = {pair: i for pair, i in self.pair_index.items() if pair[1] in members}
+            self._last_teams, self._last_allowed = teams, allowed
         plain = self._plain.get((game.outcome, game.game_days))
         if plain is None:
             plain = self._plain[(game.outcome, game.game_days)] = {}
@@ -435,25 +441,26 @@ class Ledger:
         self.over_limit = {player for player, count in (self.seat_totals or {}).items() if count > limit}
         self.positions: dict[str, list[tuple[int, int]]] = defaultdict(list)  # over-limit players' scoring seats
         earlier: Counter[str] = Counter()
+        context = self.context
+        judge, teams_in_game, over_limit = context.judge, context.teams_in_game, self.over_limit
         for stage_index, (stage, games) in enumerate(zip(self.stages, effective)):
-            recorded = {g.number: g.status for g in stage.games}
+            recorded = {g.number: g.status for g in stage.games}.get
             sums = StageSums()
-            build = StageBuild(sums, self.context.pair_index)
+            build = StageBuild(sums, context.pair_index)
             records: dict[int, GameRecord] = {}
             pools = self.pools[stage_index]
             for game in games:
-                position = (stage_index, game.number)
+                number = game.number
                 counts = None
-                scoring = game.status in SCORING_STATUSES
-                if scoring and self.over_limit and not self.over_limit.isdisjoint(s.player for s in game.seats):
+                if over_limit and game.status in SCORING_STATUSES and not over_limit.isdisjoint(
+                        s.player for s in game.seats):
                     counts = [earlier[s.player] for s in game.seats]
                     for seat in game.seats:
                         earlier[seat.player] += 1
-                        if seat.player in self.over_limit:
-                            self.positions[seat.player].append(position)
-                records[game.number] = self.context.judge(
-                    stage.key, game, recorded.get(game.number),
-                    self.context.teams_in_game(game_pool(pools, game), game), counts, build)
+                        if seat.player in over_limit:
+                            self.positions[seat.player].append((stage_index, number))
+                records[number] = judge(stage.key, game, recorded(number),
+                                        teams_in_game(game_pool(pools, game), game), counts, build)
             sums.fold(build)
             self.records.append(records)
             self.sums.append(sums)
@@ -675,11 +682,17 @@ def analyse_from_scratch(facts: TournamentFacts) -> LeagueAnalysis:
     return Ledger(facts).analysis()
 
 
-def forget() -> None:
-    """Drop every kept ledger."""
+def forget(slug: str | None = None) -> None:
+    """Drop the kept ledger of one tournament (and the last analysis when it is that tournament's), or every one:
+    the next facts of the tournament are judged from scratch (a forced recompute, ``scoring.services``)."""
     with _kept.lock:
-        _kept.ledgers.clear()
-        _kept.last = None
+        if slug is None:
+            _kept.ledgers.clear()
+            _kept.last = None
+            return
+        _kept.ledgers.pop(slug, None)
+        if _kept.last is not None and _kept.last[0].slug == slug:
+            _kept.last = None
 
 
 __all__ = ["GameRecord", "LeagueAnalysis", "Ledger", "StageBuild", "StageSums", "analyse", "analyse_from_scratch", "forget"]

@@ -234,3 +234,22 @@ def test_a_game_whose_last_seat_is_foreign_keeps_only_the_sums_of_its_judged_sea
         ("Fam01-p1", "Fam01"), ("Fam02-p1", "Fam02"), ("Fam03-p1", "Fam03"), ("stranger", "Fam04")}
     assert sums.seats[("stranger", "Fam04")] == 1 and sums.points[("stranger", "Fam04")] == 0
     assert sums.uncounted == {("stranger", "Fam04"): 1}
+
+
+def test_forgetting_one_tournament_drops_its_ledger_and_last_analysis_only():
+    """Issue 20 item 2: ``forget(slug)`` (a forced recompute) drops that tournament's kept ledger and, when the last
+    analysis is that tournament's, the analysis too; another tournament's ledger stays."""
+    ledger.forget()
+    rng = random.Random(21)
+    first = _facts(rng)
+    other = dataclasses.replace(_facts(rng), slug=f"{first.slug}-other")
+    ledger.analyse(other)
+    ledger.analyse(first)
+    kept_other = ledger._kept.ledgers[other.slug]
+    ledger.forget(first.slug)
+    assert first.slug not in ledger._kept.ledgers and ledger._kept.last is None
+    assert ledger._kept.ledgers[other.slug] is kept_other
+    ledger.analyse(first)
+    ledger.forget(other.slug)
+    assert other.slug not in ledger._kept.ledgers and ledger._kept.last[0] is first
+    ledger.forget()
