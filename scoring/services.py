@@ -305,13 +305,23 @@ SNAPSHOT_FIELDS = ("facts_version", "ruleset_version", "computed_at", "recheck_a
 @transaction.atomic
 def store(tournament: Tournament, computed: list[Computed], now: dt.datetime,
           recheck_at: dt.datetime | None) -> None:
-    """Write the snapshots; the rows are locked, not read (their details are large and about to be replaced)."""
+    """Write the snapshots; the rows are locked, not read (their details are large and about to be replaced).
+
+    An item that shares its export, details and summary with one written before (the latest table when it is
+    the last stage's, ``compute_all``) takes them from that row on the server: the same JSON is not encoded,
+    sent and parsed twice (issue 20: 4-5 ms of a league's 10,000-game recompute against 0.3 ms)."""
     existing = {s.stage_key: s for s in StandingsSnapshot.objects.select_for_update().filter(
         tournament=tournament).only("pk", "tournament_id", "stage_key", "facts_version")}
     keep = {c.stage_key for c in computed}
+    written: dict[tuple[int, int, int], int] = {}  # ids of a written item's figures -> its row's pk
     for item in computed:
         snap = existing.get(item.stage_key)
         if snap is not None and snap.facts_version > tournament.facts_version:
+            continue
+        figures = (id(item.export), id(item.details), id(item.summary))
+        source = written.get(figures)
+        if snap is not None and source is not None:
+            _copy_figures(snap.pk, source, tournament, now, recheck_at)
             continue
         if snap is None:
             snap = StandingsSnapshot(tournament=tournament, stage_key=item.stage_key)
@@ -325,8 +335,19 @@ def store(tournament: Tournament, computed: list[Computed], now: dt.datetime,
         snap.details = item.details
         snap.summary = item.summary
         snap.save(update_fields=SNAPSHOT_FIELDS if snap.pk else None)
+        written[figures] = snap.pk
     StandingsSnapshot.objects.filter(tournament=tournament).exclude(stage_key__in=keep).exclude(
         facts_version__gt=tournament.facts_version).delete()
+
+
+def _copy_figures(pk: int, source: int, tournament: Tournament, now: dt.datetime,
+                  recheck_at: dt.datetime | None) -> None:
+    """Update snapshot ``pk`` with the export, details and summary of snapshot ``source``, copied by the server."""
+    row = StandingsSnapshot.objects.filter(pk=source)
+    StandingsSnapshot.objects.filter(pk=pk).update(
+        facts_version=tournament.facts_version, ruleset_version=tournament.ruleset_version, computed_at=now,
+        recheck_at=recheck_at, stale=False, error="",
+        **{name: Subquery(row.values(name)[:1]) for name in ("export", "details", "summary")})
 
 
 def mark_stale(tournament_id: int, error: str) -> None:

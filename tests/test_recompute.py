@@ -6,7 +6,8 @@ import signal
 import time
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from scoring.models import RecomputeRun, StandingsSnapshot
 from scoring.services import current_export, recompute
@@ -41,6 +42,26 @@ def test_saving_a_mask_recomputes_the_table():
     quark = next(row for row in after.export["teams"] if row["team"] == "Quark")
     assert quark["tiebreaks"]["correct_answers"] == 10
     assert after.export == current_export(tournament)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_issue_20_the_latest_table_is_the_last_stages_row_copied_by_the_server():
+    """The latest table is the last stage's (``compute_all``): its figures are written once and copied."""
+    tournament = import_document(example("chgk_tour_points"))
+    mask = Mask.objects.get(tour__number=1, team__name="Quark")
+    mask.mask = "11111111"
+    with CaptureQueriesContext(connection) as captured:
+        mask.save()
+    tournament.refresh_from_db()
+    season = StandingsSnapshot.objects.get(tournament=tournament, stage_key="season")
+    after = latest(tournament)
+    assert (after.export, after.details, after.summary) == (season.export, season.details, season.summary)
+    assert after.facts_version == season.facts_version == tournament.facts_version
+    assert (after.computed_at, after.stale, after.error) == (season.computed_at, False, "")
+    assert after.export == current_export(tournament)
+    updates = [q["sql"] for q in captured.captured_queries if q["sql"].startswith(
+        'UPDATE "scoring_standingssnapshot" SET "facts_version"')]
+    assert len(updates) == 2 and sum('SELECT' in sql for sql in updates) == 1
 
 
 @pytest.mark.django_db(transaction=True)
