@@ -38,7 +38,7 @@ def _details(standings: Standings) -> dict[str, Any]:
     return {
         "teams": [
             {"team": row.team, "rank": row.rank, "group": row.group, "separated_by": row.separated_by,
-             "details": jsonable(row.details)}
+             "details": _team_figures(row.details)}
             for row in standings.teams
         ],
         "players": [
@@ -50,13 +50,24 @@ def _details(standings: Standings) -> dict[str, Any]:
     }
 
 
+def _team_figures(figures: Any) -> Any:
+    """A team row's details made JSON-safe, but for its per-round lists longer than ``ROUNDS_KEPT``: those are
+    never stored, only summed into charts (``chart_summary`` adds any numbers), so their 10^4 values per team are
+    not looked at one by one (issue 20)."""
+    if not isinstance(figures, dict):
+        return jsonable(figures)
+    return {str(k): v if _long_rounds(k, v) else jsonable(v) for k, v in figures.items()}
+
+
+def _long_rounds(key: Any, value: Any) -> bool:
+    return str(key).endswith(ROUND_LISTS) and isinstance(value, list) and len(value) > ROUNDS_KEPT
+
+
 def _without_long_rounds(details: dict[str, Any], cumulated: dict[int, tuple[list[float], float, float]],
                          ) -> dict[str, Any]:
     extra = details.get("details") if isinstance(details.get("details"), dict) else {}
     rounds = extra.get("rounds") if isinstance(extra.get("rounds"), list) else []
-    long_rows = [row for row in details["teams"] if any(
-        str(k).endswith(ROUND_LISTS) and isinstance(v, list) and len(v) > ROUNDS_KEPT
-        for k, v in _figures(row).items())]
+    long_rows = [row for row in details["teams"] if any(_long_rounds(k, v) for k, v in _figures(row).items())]
     if not long_rows and len(rounds) <= ROUNDS_KEPT:
         return details
     teams = []
