@@ -51,6 +51,7 @@ from rulesets.family_league.games import (
     seat_value,
     stage_pools,
 )
+from rulesets.family_league.rounds import RoundFigures
 from rulesets.family_league.rules import rules_of
 from rulesets.family_league.settings import PointsTable, setting
 
@@ -384,6 +385,7 @@ class LeagueAnalysis:
     sums: dict[str, StageSums]
     violations: list[Violation]
     denominator: int
+    rounds: dict[str, RoundFigures] = field(default_factory=dict)  # each stage's teams' figures per game
 
     @property
     def seats(self) -> dict[str, list[SeatJudgement]]:
@@ -432,6 +434,8 @@ class Ledger:
         self.records: list[dict[int, GameRecord]] = []
         self.sums: list[StageSums] = []
         self.games: list[tuple[Game, ...]] = []
+        self.rounds: list[RoundFigures | None] = [None] * len(self.stages)  # the last analysis's, by stage
+        self.judged: dict[int, set[int]] = defaultdict(set)  # stage index -> numbers judged since that analysis
         limit = self.context.limit
         effective = self._effective(facts)
         scoring = [g for games in effective for g in games if g.status in SCORING_STATUSES]
@@ -519,6 +523,7 @@ class Ledger:
         for stage_index in {position[0] for position in judged}:  # the analysis handed out keeps its sums
             self.sums[stage_index] = self.sums[stage_index].fork()
         for position in judged:
+            self.judged[position[0]].add(position[1])
             if position in found:
                 game = found[position]
             elif position in removed:
@@ -628,12 +633,17 @@ class Ledger:
             waived = {(w.stage, w.game, w.team, w.kind, w.player) for w in facts.waived_violations}
             violations = [v for v in violations if (v.stage, v.game, v.team, v.kind, v.player) not in waived]
         number_fines(violations, setting(facts.settings, "fine_counter"), self.context.rules)
+        denominator = self.context.denominator
+        self.rounds = [RoundFigures(games, sums.units, denominator, earlier, self.judged.get(index, ()))
+                       for index, (games, sums, earlier) in enumerate(zip(self.games, self.sums, self.rounds))]
+        self.judged.clear()
         return LeagueAnalysis(
             games={stage.key: games for stage, games in zip(self.stages, self.games)},
             records=ordered_records,
             sums={stage.key: sums for stage, sums in zip(self.stages, self.sums)},
             violations=violations,
-            denominator=self.context.denominator,
+            denominator=denominator,
+            rounds={stage.key: rounds for stage, rounds in zip(self.stages, self.rounds)},
         )
 
 

@@ -35,8 +35,6 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from functools import cached_property
-from itertools import repeat
 from operator import attrgetter
 from typing import Any
 
@@ -64,6 +62,7 @@ from rulesets.family_league.games import (
     stage_pools,
 )
 from rulesets.family_league.ledger import LeagueAnalysis, StageSums, analyse
+from rulesets.family_league.rounds import RoundFigures
 from rulesets.family_league.rules import detected_violation_closes, rules_of
 from rulesets.family_league.settings import DEFAULT_SETTINGS as DEFAULT_SETTINGS
 from rulesets.family_league.settings import setting
@@ -78,7 +77,7 @@ DETECTED_VIOLATIONS_KINDS = frozenset(DETECTED_VIOLATIONS)
 MAX_PLAYERS_IN_GAME = 21
 STATS_RANGE = (150, 450)
 CUPS = ("gold cup", "silver cup", "bronze cup")
-NUMBER, STATUS = attrgetter("number"), attrgetter("status")
+STATUS = attrgetter("status")
 
 # --- validation -------------------------------------------------------------------------------------------
 
@@ -378,40 +377,15 @@ class _Tally:
         """Seat points minus penalty points (FL-13, FL-16, FL-18)."""
         return self.seat_points - self.penalty_points
 
-    def points_by_round(self, rounds: _Rounds, rounded: _Rounded) -> list[float]:
-        """The team's points in each game, rounded; ``rounded`` memoises units -> figure across teams. A penalty
-        of a game replaces that one figure (FL-16)."""
-        units = self.units_by_game
-        out = list(map(rounded.__getitem__, map(units.get, rounds.numbers, repeat(0, len(rounds.numbers)))))
+    def points_by_round(self, rounds: RoundFigures) -> list[float]:
+        """The team's points in each game, rounded (a copy of ``rounds``' list). A penalty of a game replaces that
+        one figure (FL-16)."""
+        out = rounds.of(self.team).copy()
         for number, penalty in self.penalty_by_game.items():
             index = rounds.index.get(number)
             if penalty and index is not None:
-                out[index] = round2(Fraction(units.get(number, 0), self.denominator) - penalty)
+                out[index] = round2(Fraction(self.units_by_game.get(number, 0), self.denominator) - penalty)
         return out
-
-
-class _Rounds:
-    """The numbers of a stage's games in order of play, and each one's position (a penalised team's figures are
-    corrected at their games' positions, not by a walk over a league's 10,000 rounds)."""
-
-    def __init__(self, numbers: list[int]):
-        self.numbers = numbers
-
-    @cached_property
-    def index(self) -> dict[int, int]:
-        return {number: index for index, number in enumerate(self.numbers)}
-
-
-class _Rounded(dict):
-    """Units of ``denominator`` -> the rounded figure, computed once per value."""
-
-    def __init__(self, denominator: int):
-        super().__init__()
-        self.denominator = denominator
-
-    def __missing__(self, units: int) -> float:
-        figure = self[units] = round2(Fraction(units, self.denominator))
-        return figure
 
 
 def _tallies(stage_key: str, analysis: LeagueAnalysis, teams: Sequence[str]) -> dict[str, _Tally]:
@@ -434,8 +408,7 @@ def _fines_until(analysis: LeagueAnalysis, stage_key: str) -> list[Violation]:
     return [v for v in analysis.violations if STAGE_KEYS.index(v.stage) <= last]
 
 
-def _team_row(tally: _Tally, group: str | None, rounds: _Rounds, fines: list[Violation],
-              rounded: _Rounded) -> TeamRow:
+def _team_row(tally: _Tally, group: str | None, rounds: RoundFigures, fines: list[Violation]) -> TeamRow:
     running = 0
     listed = []
     for violation in fines:
@@ -447,7 +420,7 @@ def _team_row(tally: _Tally, group: str | None, rounds: _Rounds, fines: list[Vio
         tiebreaks={"mafia_points": tally.mafia_points},
         group=group,
         details={
-            "points_by_round": tally.points_by_round(rounds, rounded),
+            "points_by_round": tally.points_by_round(rounds),
             "seat_points": round2(tally.seat_points),
             "penalty_points": round2(tally.penalty_points),
             "mafia_points": round2(tally.mafia_points),
@@ -533,7 +506,7 @@ def standings_of(facts: TournamentFacts, stage_key: str | None, now: dt.datetime
         standings = _final(facts, stage, analysis, complete, now)
     standings.notes += _notes(facts)
     standings.details.update({
-        "rounds": list(map(str, map(NUMBER, games))),
+        "rounds": _rounds_of(stage, analysis).labels.copy(),
         "planned_games": planned_games(facts, stage.key),
         "complete": complete,
         "violations": [v.as_dict() for v in _fines_until(analysis, stage.key)],
@@ -546,17 +519,21 @@ def _rows_for(stage: Stage, analysis: LeagueAnalysis, pools: Sequence[Pool],
               group_of: Callable[[Pool], str | None]) -> dict[str | None, list[TeamRow]]:
     teams = [t for pool in pools for t in pool.teams]
     tallies = _tallies(stage.key, analysis, teams)
-    rounds = _Rounds(list(map(NUMBER, analysis.games.get(stage.key, ()))))
+    rounds = _rounds_of(stage, analysis)
     fines = _fines_until(analysis, stage.key)
     by_team: dict[str, list[Violation]] = defaultdict(list)
     for violation in fines:
         by_team[violation.team].append(violation)
     out: dict[str | None, list[TeamRow]] = defaultdict(list)
-    rounded = _Rounded(analysis.denominator)
     for pool in pools:
         for team in pool.teams:
-            out[pool.name].append(_team_row(tallies[team], group_of(pool), rounds, by_team[team], rounded))
+            out[pool.name].append(_team_row(tallies[team], group_of(pool), rounds, by_team[team]))
     return out
+
+
+def _rounds_of(stage: Stage, analysis: LeagueAnalysis) -> RoundFigures:
+    rounds = analysis.rounds.get(stage.key)
+    return rounds if rounds is not None else RoundFigures((), {}, analysis.denominator)
 
 
 def _qualifying(facts: TournamentFacts, stage: Stage, analysis: LeagueAnalysis, complete: bool) -> Standings:

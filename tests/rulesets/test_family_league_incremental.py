@@ -253,3 +253,39 @@ def test_forgetting_one_tournament_drops_its_ledger_and_last_analysis_only():
     ledger.forget(other.slug)
     assert other.slug not in ledger._kept.ledgers and ledger._kept.last[0] is first
     ledger.forget()
+
+
+def _figures(analysis: ledger.LeagueAnalysis) -> dict:
+    return {(key, team): rounds.of(team) for key, rounds in analysis.rounds.items() for team in TEAMS}
+
+
+def _with_game(facts: TournamentFacts, stage_index: int, game: Game, replace: bool) -> TournamentFacts:
+    stage = facts.stages[stage_index]
+    games = [g for g in stage.games if not (replace and g.number == game.number)] + [game]
+    stages = list(facts.stages)
+    stages[stage_index] = dataclasses.replace(stage, games=tuple(games))
+    return dataclasses.replace(facts, stages=tuple(stages))
+
+
+def test_the_figures_per_round_are_carried_over_an_update_and_written_only_where_games_changed():
+    """Issue 20 item 2 (FL-13, FL-14): after a saved result, and after a new game, the analysis holds each team's
+    figures per game already (the earlier lists copied, the judged and the new games' positions written), equal
+    to the figures from scratch; the analysis handed out before keeps its own lists."""
+    rng = random.Random(3)
+    facts = _facts(rng)
+    kept = ledger.Ledger(facts)
+    first = kept.analysis()
+    before = {key: list(figures) for key, figures in _figures(first).items()}
+    final = facts.stages[1]
+    played = next(g for g in final.games if g.status == "played")
+    changed = dataclasses.replace(played, outcome="draw" if played.outcome != "draw" else "mafia")
+    new = _game(rng, max(g.number for g in final.games) + 1, None)
+    for edited in (_with_game(facts, 1, changed, replace=True), _with_game(_with_game(
+            facts, 1, changed, replace=True), 1, new, replace=False)):
+        assert kept.update(edited)
+        analysis = kept.analysis()
+        assert set(analysis.rounds["final"]._by_team) == set(TEAMS)  # carried over, not built when read
+        assert _figures(analysis) == _figures(ledger.analyse_from_scratch(edited))
+        assert _tables(edited, analysis) == _tables(edited, ledger.analyse_from_scratch(edited))
+    assert {key: list(figures) for key, figures in _figures(first).items()} == before
+    assert len(analysis.rounds["final"].of(TEAMS[0])) == len(final.games) + 1
