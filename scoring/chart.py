@@ -12,6 +12,9 @@ from typing import Any
 
 MAX_POINTS = 60
 MAX_LINES = 24
+# a list of values' running totals, their least and greatest, and the totals rounded at the sample positions
+# (by how many positions)
+Cumulated = tuple[list[float], float, float, dict[int, list[float]]]
 
 
 def _cumulative(values: list) -> list[float]:
@@ -44,15 +47,15 @@ def sample_indexes(count: int, limit: int = MAX_POINTS) -> list[int]:
 
 
 def chart_summary(series: list[tuple[str, list]], rounds: list,
-                  cumulated: dict[int, tuple[list[float], float, float]] | None = None) -> dict[str, Any] | None:
+                  cumulated: dict[int, Cumulated] | None = None) -> dict[str, Any] | None:
     """What ``draw_chart`` needs, sampled and JSON-safe (its size does not depend on the number of rounds).
 
     None when there is nothing to draw. Keys: ``rounds`` (the number of rounds), ``indexes`` (the sampled
     positions 0..rounds of the cumulative series), ``low`` / ``high`` (the range of every cumulative value,
     sampled or not), ``lines`` (``[team, [cumulative points at each index]]``, at most ``MAX_LINES``) and
     ``x_ticks`` (``[round index, raw round label]``, translated when drawn). ``cumulated``: running totals
-    already computed (with their least and greatest), by ``id`` of their list of values (several charts of the
-    same lists share them).
+    already computed (with their least and greatest, and their rounded samples), by ``id`` of their list of
+    values (several charts of the same lists share them: a league's page chart and each team's).
     """
     series = [(team, values) for team, values in series if values][:MAX_LINES]
     if not series:
@@ -61,23 +64,28 @@ def chart_summary(series: list[tuple[str, list]], rounds: list,
     if count == 0:
         return None
     cumulated = {} if cumulated is None else cumulated
-    cumulative = []
+    indexes = sample_indexes(count + 1)
+    cumulative, lines = [], []
     for team, values in series:
         if len(values) < count:
             totals = _cumulative(values + [0] * (count - len(values)))
-            cumulative.append((team, (totals, *_extremes(totals))))
+            cumulative.append((totals, *_extremes(totals)))
+            lines.append([team, [round(totals[i], 2) for i in indexes]])
             continue
-        if id(values) not in cumulated:
+        kept = cumulated.get(id(values))
+        if kept is None:
             totals = _cumulative(values)
-            cumulated[id(values)] = (totals, *_extremes(totals))
-        cumulative.append((team, cumulated[id(values)]))
-    indexes = sample_indexes(count + 1)
-    labels = list(rounds[:count]) + [""] * (count - len(rounds))
+            kept = cumulated[id(values)] = (totals, *_extremes(totals), {})
+        cumulative.append(kept)
+        sampled = kept[3]  # the rounded totals at the sample positions, by their count: another chart's too
+        if len(indexes) not in sampled:
+            sampled[len(indexes)] = [round(kept[0][i], 2) for i in indexes]
+        lines.append([team, list(sampled[len(indexes)])])
     return {
         "rounds": count,
         "indexes": indexes,
-        "low": min(0.0, *(round(c[1], 2) for _t, c in cumulative)),  # rounding keeps the order: round the extremes
-        "high": max(1.0, *(round(c[2], 2) for _t, c in cumulative)),
-        "lines": [[team, [round(totals[i], 2) for i in indexes]] for team, (totals, _low, _high) in cumulative],
-        "x_ticks": [[index, labels[index]] for index in sample_indexes(count, 8)],
+        "low": min(0.0, *(round(c[1], 2) for c in cumulative)),  # rounding keeps the order: round the extremes
+        "high": max(1.0, *(round(c[2], 2) for c in cumulative)),
+        "lines": lines,
+        "x_ticks": [[index, rounds[index] if index < len(rounds) else ""] for index in sample_indexes(count, 8)],
     }

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets.base import Standings
-from scoring.chart import chart_summary
+from scoring.chart import Cumulated, chart_summary
 from tournaments.serialize import jsonable
 
 ROUNDS_KEPT = 200  # longer per-round lists are replaced by their sampled chart when stored
@@ -29,7 +29,7 @@ def standings_details(standings: Standings) -> dict[str, Any]:
 def stored_figures(standings: Standings) -> tuple[dict[str, Any], dict[str, Any]]:
     """(the details to store, the page summary) of a computation."""
     full = _details(standings)
-    cumulated: dict[int, tuple[list[float], float, float]] = {}  # every team's running totals, computed once for both charts
+    cumulated: dict[int, Cumulated] = {}  # every team's running totals, computed once for both charts
     summary = page_summary(full, cumulated)
     return _without_long_rounds(full, cumulated), summary
 
@@ -63,7 +63,7 @@ def _long_rounds(key: Any, value: Any) -> bool:
     return str(key).endswith(ROUND_LISTS) and isinstance(value, list) and len(value) > ROUNDS_KEPT
 
 
-def _without_long_rounds(details: dict[str, Any], cumulated: dict[int, tuple[list[float], float, float]],
+def _without_long_rounds(details: dict[str, Any], cumulated: dict[int, Cumulated],
                          ) -> dict[str, Any]:
     extra = details.get("details") if isinstance(details.get("details"), dict) else {}
     rounds = extra.get("rounds") if isinstance(extra.get("rounds"), list) else []
@@ -89,7 +89,7 @@ SUMMARY_VERSION = 1
 ROUND_LISTS = "_by_round"  # team details keys ending so hold one value per round (per game in a league)
 
 
-def page_summary(details: dict[str, Any], cumulated: dict[int, tuple[list[float], float, float]] | None = None,
+def page_summary(details: dict[str, Any], cumulated: dict[int, Cumulated] | None = None,
                  ) -> dict[str, Any]:
     """What the tournament page shows of a snapshot's ``details``, with the chart already sampled.
 
