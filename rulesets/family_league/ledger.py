@@ -51,7 +51,7 @@ from rulesets.family_league.games import (
     seat_value,
     stage_pools,
 )
-from rulesets.family_league.rounds import RoundFigures
+from rulesets.family_league.rounds import NUMBER, RoundFigures
 from rulesets.family_league.rules import rules_of
 from rulesets.family_league.settings import PointsTable, setting
 
@@ -417,6 +417,11 @@ def _pools_from_games(facts: TournamentFacts, stage: Stage) -> bool:
     return not stage.groups and stage.key == "final" and facts.stage("qualifying") is not None
 
 
+def _in_order_of_play(facts: TournamentFacts, stages: Sequence[Stage]) -> list[tuple[Game, ...]]:
+    """Each stage's effective games (a replay replaces its game) by number."""
+    return [tuple(sorted(mafia.effective_games(facts, stage), key=NUMBER)) for stage in stages]
+
+
 def _game_days(facts: TournamentFacts) -> Counter[int]:
     return Counter(g.game_days for stage in facts.stages for g in stage.games if g.game_days)
 
@@ -437,7 +442,7 @@ class Ledger:
         self.rounds: list[RoundFigures | None] = [None] * len(self.stages)  # the last analysis's, by stage
         self.judged: dict[int, set[int]] = defaultdict(set)  # stage index -> numbers judged since that analysis
         limit = self.context.limit
-        effective = self._effective(facts)
+        effective = _in_order_of_play(facts, self.stages)
         scoring = [g for games in effective for g in games if g.status in SCORING_STATUSES]
         # a player has one seat per game: with no more scoring games than the limit nobody reaches it (FL-5)
         self.seat_totals: Counter[str] | None = Counter(map(PLAYER, chain.from_iterable(
@@ -470,8 +475,6 @@ class Ledger:
             self.sums.append(sums)
             self.games.append(games)
 
-    def _effective(self, facts: TournamentFacts) -> list[tuple[Game, ...]]:
-        return [tuple(sorted(mafia.effective_games(facts, stage), key=lambda g: g.number)) for stage in self.stages]
 
     def update(self, facts: TournamentFacts) -> bool:
         """Judge again what changed since the facts this ledger holds; False when it cannot be bounded."""
@@ -482,7 +485,7 @@ class Ledger:
         if any(_pools_from_games(facts, stage) for stage in self.stages):
             return False
         stages = ordered_stages(facts)
-        effective = [tuple(sorted(mafia.effective_games(facts, stage), key=lambda g: g.number)) for stage in stages]
+        effective = _in_order_of_play(facts, stages)
         changed: list[tuple[int, int]] = []  # positions of the games judged again
         found: dict[tuple[int, int], Game] = {}  # the new games among them (the others were removed)
         too_many = max(REBUILD_MIN, REBUILD_SHARE * sum(len(r) for r in self.records))
