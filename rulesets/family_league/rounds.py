@@ -90,12 +90,8 @@ class RoundFigures:
         figures = self._by_team.get(team)
         if figures is None:
             entries = self.units.get(team, {})
-            numbers = self.numbers
-            if len(entries) == len(numbers) and list(entries) == numbers:  # a seat in every game, written in order
-                units = iter(entries.values())
-            else:
-                units = map(entries.get, numbers, repeat(0, len(numbers)))
-            figures = self._by_team[team] = list(map(self.rounded.__getitem__, units))
+            figures = self._by_team[team] = list(map(self.rounded.__getitem__, map(
+                entries.get, self.numbers, repeat(0, len(self.numbers)))))
         return figures
 
 

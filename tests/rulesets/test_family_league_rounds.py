@@ -19,7 +19,8 @@ from rulesets.family_league.rounds import RoundFigures
 def test_fl_13_a_teams_figures_are_its_rounded_units_in_each_game_and_0_without_a_seat(rng: random.Random,
                                                                                         count: int, shape: str):
     """However the team's units were written (the build writes them in order of play, an update moves a judged
-    game's to the end), ``of`` is the rounded units of each game in order, 0 where the team has no scoring seat."""
+    game's to the end), ``of`` is the rounded units of each game in order of play, 0 where the team has no
+    scoring seat."""
     numbers = sorted(rng.sample(range(1, 500), count))
     denominator = rng.choice([1, 2, 6, 12])
     written = [n for n in numbers if shape != "some games" or rng.random() < 0.5]
