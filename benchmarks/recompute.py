@@ -145,7 +145,7 @@ def phases(tournament_id: int, cold: bool = False):
     now = _now()
     if cold:
         forget_kept(tournament_id, *Tournament.objects.filter(pk=tournament_id).values_list("slug", "ruleset").get())
-    with gc_paused():  # as recompute() runs them
+    with gc_paused(keep=True):  # as recompute() runs them
         return _phases(tournament_id, now, out)
 
 

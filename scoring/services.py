@@ -125,7 +125,7 @@ def recompute(tournament_id: int, *, now: dt.datetime | None = None, force: bool
             StandingsSnapshot.objects.filter(tournament_id=tournament_id, facts_version__lt=version).update(
                 stale=True)
         try:
-            with gc_paused():
+            with gc_paused(keep=True):  # the facts and the ledger are kept for the next recompute
                 tournament, facts = load_consistent(tournament_id)
                 computed = compute_all(facts, now)
             recheck_at = next_recheck(facts, now)
@@ -368,6 +368,6 @@ def refresh_figures(tournament_id: int) -> int:
 
     Run as its own job after each recompute, so that the table never waits for them.
     """
-    with gc_paused():
+    with gc_paused(keep=True):  # the facts are kept for the next recompute
         tournament, facts = load_consistent(tournament_id)
         return figures.store_figures(tournament, facts)
