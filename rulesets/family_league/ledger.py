@@ -475,7 +475,6 @@ class Ledger:
             self.sums.append(sums)
             self.games.append(games)
 
-
     def update(self, facts: TournamentFacts) -> bool:
         """Judge again what changed since the facts this ledger holds; False when it cannot be bounded."""
         if facts is self.facts:
