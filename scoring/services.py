@@ -318,19 +318,17 @@ def store(tournament: Tournament, computed: list[Computed], now: dt.datetime,
         snap = existing.get(item.stage_key)
         if snap is not None and snap.facts_version > tournament.facts_version:
             continue
+        stamp = {"facts_version": tournament.facts_version, "ruleset_version": tournament.ruleset_version,
+                 "computed_at": now, "recheck_at": recheck_at, "stale": False, "error": ""}
         figures = (id(item.export), id(item.details), id(item.summary))
         source = written.get(figures)
         if snap is not None and source is not None:
-            _copy_figures(snap.pk, source, tournament, now, recheck_at)
+            _copy_figures(snap.pk, source, stamp)
             continue
         if snap is None:
             snap = StandingsSnapshot(tournament=tournament, stage_key=item.stage_key)
-        snap.facts_version = tournament.facts_version
-        snap.ruleset_version = tournament.ruleset_version
-        snap.computed_at = now
-        snap.recheck_at = recheck_at
-        snap.stale = False
-        snap.error = ""
+        for name, value in stamp.items():
+            setattr(snap, name, value)
         snap.export = item.export
         snap.details = item.details
         snap.summary = item.summary
@@ -340,14 +338,12 @@ def store(tournament: Tournament, computed: list[Computed], now: dt.datetime,
         facts_version__gt=tournament.facts_version).delete()
 
 
-def _copy_figures(pk: int, source: int, tournament: Tournament, now: dt.datetime,
-                  recheck_at: dt.datetime | None) -> None:
-    """Update snapshot ``pk`` with the export, details and summary of snapshot ``source``, copied by the server."""
+def _copy_figures(pk: int, source: int, stamp: dict[str, Any]) -> None:
+    """Update snapshot ``pk`` with ``stamp`` and the export, details and summary of snapshot ``source``, copied by
+    the server."""
     row = StandingsSnapshot.objects.filter(pk=source)
     StandingsSnapshot.objects.filter(pk=pk).update(
-        facts_version=tournament.facts_version, ruleset_version=tournament.ruleset_version, computed_at=now,
-        recheck_at=recheck_at, stale=False, error="",
-        **{name: Subquery(row.values(name)[:1]) for name in ("export", "details", "summary")})
+        **stamp, **{name: Subquery(row.values(name)[:1]) for name in ("export", "details", "summary")})
 
 
 def mark_stale(tournament_id: int, error: str) -> None:
