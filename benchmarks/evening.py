@@ -29,7 +29,12 @@ then, once with 1 and once with 2 Celery workers (``celery -A config worker
    the tournaments (a GET per tournament made it spin at thousands of requests a
    second, CPU the workers need). Beside the ratio: the machine's own, two
    CPU-bound processes at once against one (``machine_scaling``): on a shared
-   2-vCPU guest it moves between 1.1x and 2.0x from run to run.
+   2-vCPU guest it moves between 1.1x and 2.0x from run to run. And where the
+   machine's CPU went in each phase (``CpuSplit``, from ``/proc``): the workers,
+   the writer, the database server, the rest, and what was left idle. The writer
+   and the database share the workers' machine here (on a deployment they run
+   elsewhere): when the 2-worker phase leaves no CPU idle, the ratio is the
+   machine's limit, not a lock's.
 
 Each goal is printed beside its figure (``ok`` / ``MISSED``) at the end, with the load average
 (``os.getloadavg()``) before and after the run: the machine may be shared.
@@ -113,16 +118,75 @@ def stop_worker(process: subprocess.Popen) -> None:
     common.stop_process(process, 30)
 
 
+def process_cpu(pid: int) -> float:
+    """User + system CPU seconds of one process so far (``/proc``; 0 where it cannot be read)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 def cpu_seconds(processes: list[subprocess.Popen]) -> float:
     """User + system CPU time of the workers so far (``/proc``; 0 where it cannot be read)."""
+    return sum(process_cpu(process.pid) for process in processes)
+
+
+def database_cpu() -> float:
+    """CPU seconds of this machine's PostgreSQL processes so far (0 when the server runs elsewhere)."""
     total = 0.0
-    for process in processes:
-        try:
-            fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except (OSError, ValueError, IndexError):
-            pass
+    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if stat[stat.find("(") + 1:stat.rfind(")")].startswith("postgres"):
+                total += process_cpu(int(entry.name))
     return total
+
+
+def machine_cpu() -> tuple[float, float]:
+    """(busy, idle) CPU seconds of the whole machine so far, every core summed (``/proc/stat``; zeros elsewhere)."""
+    try:
+        ticks = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return 0.0, 0.0
+    hz = os.sysconf("SC_CLK_TCK")
+    idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)  # idle and iowait
+    return (sum(ticks[:8]) - idle) / hz, idle / hz
+
+
+@dataclass
+class CpuSplit:
+    """Where the machine's CPU went during a phase, in cores (CPU seconds per second): the workers, this writer
+    (with its poller), the database server, everything else, and what was left idle. With no CPU left idle, two
+    workers recompute no faster however little they wait for each other."""
+
+    workers: float = 0.0
+    writer: float = 0.0
+    database: float = 0.0
+    rest: float = 0.0
+    idle: float = 0.0
+
+    @classmethod
+    def between(cls, start: dict[str, float], end: dict[str, float], seconds: float) -> CpuSplit:
+        if seconds <= 0 or not end["busy"] + end["idle"]:
+            return cls()
+        spent = {name: (end[name] - start[name]) / seconds for name in start}
+        rest = spent["busy"] - spent["workers"] - spent["writer"] - spent["database"]
+        return cls(spent["workers"], spent["writer"], spent["database"], max(0.0, rest), spent["idle"])
+
+    def __str__(self) -> str:
+        return (f"{self.workers:.2f} / {self.writer:.2f} / {self.database:.2f} / {self.rest:.2f} / {self.idle:.2f}"
+                if self.workers + self.idle else "-")
+
+
+def cpu_now(processes: list[subprocess.Popen]) -> dict[str, float]:
+    """The CPU seconds ``CpuSplit`` subtracts: the workers', this process's, the database's and the machine's."""
+    busy, idle = machine_cpu()
+    return {"workers": cpu_seconds(processes), "writer": time.process_time(), "database": database_cpu(),
+            "busy": busy, "idle": idle}
 
 
 class WorkerLog:
@@ -202,6 +266,7 @@ class Phase:
     skipped: int = 0  # flat out: saves left out while the tournament's job was still queued
     cpu: float = 0.0  # the workers' CPU seconds from the first save until every table was current
     jobs: dict[str, list[float]] = field(default_factory=dict)  # task name -> run times, from the workers' log
+    split: CpuSplit = field(default_factory=CpuSplit)  # the machine's CPU from the first save until all were current
 
     def job_summary(self, name: str) -> str:
         times = self.jobs.get(name, [])
@@ -250,7 +315,7 @@ def run_phase(label: str, workers: int, ids: list[int], savers: dict, seconds: f
     step = every / len(ids) if every else 0.0
     started_at = timezone.now()
     log_start = log.offset()
-    cpu_start = cpu_seconds(processes)
+    cpu_start = cpu_now(processes)
     start = time.perf_counter()
     count = turn = 0
     keys = [QUEUED_KEY.format(tid) for tid in ids]
@@ -286,7 +351,9 @@ def run_phase(label: str, workers: int, ids: list[int], savers: dict, seconds: f
             raise poller.error
         time.sleep(POLL)
     drained_at, drained = timezone.now(), time.perf_counter()
-    phase.cpu = cpu_seconds(processes) - cpu_start
+    cpu_end = cpu_now(processes)
+    phase.cpu = cpu_end["workers"] - cpu_start["workers"]
+    phase.split = CpuSplit.between(cpu_start, cpu_end, drained - start)
     time.sleep(0.2)  # the last jobs' log lines
     phase.jobs = log.jobs(log_start, log.offset())
     poller.stop.set()
@@ -357,16 +424,21 @@ def report(phases: list[Phase], every: float, scaling: float | None = None) -> l
     rows = [[p.workers, len(p.saves), f"{len(p.saves) / p.window:,.1f}/s", f"{p.skipped:,}", p.recomputes,
              f"{p.rate:,.2f}/s",
              common.ms(p.worst), p.unfinished, p.job_summary("recompute_standings"), p.job_summary("store_figures"),
-             p.worker_busy, p.worker_cpu] for p in flat]
+             p.worker_busy, p.worker_cpu, str(p.split)] for p in flat]
     print(common.table(["workers", "saves", "saves/s", "skipped (job queued)", "recomputes", "recomputes/s",
                         "all current after last save",
-                        "never current", "table jobs", "figures jobs", "workers busy", "on CPU"], rows))
+                        "never current", "table jobs", "figures jobs", "workers busy", "on CPU",
+                        "cores: workers / writer / database / rest / idle"], rows))
     print("   table jobs / figures jobs: jobs finished until every table was current x their mean run time (the "
           "workers' log); workers busy: their run time / (workers x that time); on CPU: the workers' CPU time / their "
-          "jobs' run time (low: the jobs waited for a CPU, the database or a lock)")
+          "jobs' run time (low: the jobs waited for a CPU, the database or a lock); cores: the machine's CPU seconds "
+          "per second in that time, spent by the workers, this writer (and its poller), the database server and "
+          "everything else, and left idle")
     if len(flat) == 2 and flat[0].rate:
         ratio = flat[1].rate / flat[0].rate
         machine = f"; this machine: {scaling:.2f}x for two CPU-bound processes" if scaling else ""
+        if flat[1].split.workers + flat[1].split.idle:
+            machine += f"; {flat[1].split.idle:.2f} cores left idle with 2 workers"
         goals.append((f"flat out: recomputes/s, 2 workers / 1 worker, about 2x (>= {GOAL_RATIO:g}x)",
                       f"{ratio:.2f}x ({flat[1].rate:,.2f}/s vs {flat[0].rate:,.2f}/s{machine})", ratio >= GOAL_RATIO))
     return goals
