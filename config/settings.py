@@ -175,6 +175,11 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "portal")
+# Celery's Django fixup closes a worker's database connections before and after every job, so that each job opened
+# a new PostgreSQL session (a server process forked and set up, for a job of 20-40 ms). With this set it closes them
+# only every this many jobs; between jobs ``config.celery`` closes the unusable and the older than ``CONN_MAX_AGE``
+# ones, as Django does between requests (issue 20, item 4).
+CELERY_DB_REUSE_MAX = int(os.environ.get("CELERY_DB_REUSE_MAX", "10000"))
 # A job whose worker died is handed to another worker after this many seconds (acks_late).
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300"))}
 CELERY_BEAT_SCHEDULE = {
