@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import http.server
 import json
+import os
 import threading
+from pathlib import Path
 
 import pytest
 
-from benchmarks import common, generate, latency, recompute
+from benchmarks import common, evening, generate, latency, recompute
 from benchmarks import http as bench_http
 from rulesets.interchange import parse_document
 from scoring.models import StandingsSnapshot
@@ -144,3 +146,34 @@ def test_http_probe_counts_the_queries_of_the_standings_json_and_page():
     assert page.exists and page.status == 200 and page.queries > 0
     missing = bench_http.probe("nothing", "/no/such/url/here/")
     assert not missing.exists and "does not exist" in missing.note
+
+
+def test_evening_cpu_split_gives_each_share_in_cores_and_the_rest_issue_20_item_4():
+    start = {"workers": 1.0, "writer": 2.0, "database": 3.0, "busy": 10.0, "idle": 5.0}
+    end = {"workers": 3.0, "writer": 2.5, "database": 4.0, "busy": 14.0, "idle": 5.2}
+    split = evening.CpuSplit.between(start, end, 2.0)
+    assert (split.workers, split.writer, split.database, split.rest, split.idle) == pytest.approx(
+        (1.0, 0.25, 0.5, 0.25, 0.1))
+    assert str(split) == "1.00 / 0.25 / 0.50 / 0.25 / 0.10"
+    assert str(evening.CpuSplit.between(start, end, 0.0)) == "-"
+
+
+@pytest.mark.skipif(not Path("/proc/stat").exists(), reason="reads Linux's /proc")
+def test_evening_reads_the_machines_and_a_processes_cpu_time():
+    sum(i * i for i in range(200_000))  # some CPU time of this process
+    busy, idle = evening.machine_cpu()
+    assert busy > 0 and idle >= 0
+    assert evening.process_cpu(os.getpid()) > 0
+    assert evening.database_cpu() >= 0
+
+
+def test_evening_ratio_goal_names_the_cores_left_idle_with_2_workers(capsys):
+    one = evening.Phase("flat out", 1, 10.0, recomputes=200, busy=10.0, window=10.0,
+                        split=evening.CpuSplit(0.66, 0.25, 0.28, 0.01, 0.75))
+    two = evening.Phase("flat out", 2, 10.0, recomputes=300, busy=10.0, window=10.0,
+                        split=evening.CpuSplit(1.08, 0.33, 0.45, 0.03, 0.08))
+    goals = evening.report([one, two], every=5.0, scaling=2.0)
+    (goal, figure, passed), = goals
+    assert "2 workers / 1 worker" in goal and not passed  # 1.5x
+    assert figure.startswith("1.50x") and "0.08 cores left idle with 2 workers" in figure
+    assert "0.66 / 0.25 / 0.28 / 0.01 / 0.75" in capsys.readouterr().out
