@@ -4,6 +4,7 @@ import os
 
 from celery import Celery
 from celery.signals import task_postrun, task_prerun
+from django.db import close_old_connections
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -20,6 +21,4 @@ def close_old_connections_between_jobs(sender=None, **_kwargs) -> None:
     inside its caller's request or transaction, is left alone."""
     if getattr(getattr(sender, "request", None), "is_eager", False):
         return
-    from django.db import close_old_connections
-
     close_old_connections()
