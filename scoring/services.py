@@ -314,12 +314,12 @@ def store(tournament: Tournament, computed: list[Computed], now: dt.datetime,
         tournament=tournament).only("pk", "tournament_id", "stage_key", "facts_version")}
     keep = {c.stage_key for c in computed}
     written: dict[tuple[int, int, int], int] = {}  # ids of a written item's figures -> its row's pk
+    stamp = {"facts_version": tournament.facts_version, "ruleset_version": tournament.ruleset_version,
+             "computed_at": now, "recheck_at": recheck_at, "stale": False, "error": ""}
     for item in computed:
         snap = existing.get(item.stage_key)
         if snap is not None and snap.facts_version > tournament.facts_version:
             continue
-        stamp = {"facts_version": tournament.facts_version, "ruleset_version": tournament.ruleset_version,
-                 "computed_at": now, "recheck_at": recheck_at, "stale": False, "error": ""}
         figures = (id(item.export), id(item.details), id(item.summary))
         source = written.get(figures)
         if snap is not None and source is not None:
