@@ -118,12 +118,20 @@ def stop_worker(process: subprocess.Popen) -> None:
     common.stop_process(process, 30)
 
 
+def stat_cpu(stat: str) -> float:
+    """User + system CPU seconds in the text of a ``/proc/<pid>/stat`` (0 when it cannot be read)."""
+    try:
+        fields = stat.rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (ValueError, IndexError):
+        return 0.0
+
+
 def process_cpu(pid: int) -> float:
     """User + system CPU seconds of one process so far (``/proc``; 0 where it cannot be read)."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
+        return stat_cpu(Path(f"/proc/{pid}/stat").read_text())
+    except OSError:
         return 0.0
 
 
@@ -142,7 +150,7 @@ def database_cpu() -> float:
             except OSError:
                 continue
             if stat[stat.find("(") + 1:stat.rfind(")")].startswith("postgres"):
-                total += process_cpu(int(entry.name))
+                total += stat_cpu(stat)
     return total
 
 
@@ -177,9 +185,14 @@ class CpuSplit:
         rest = spent["busy"] - spent["workers"] - spent["writer"] - spent["database"]
         return cls(spent["workers"], spent["writer"], spent["database"], max(0.0, rest), spent["idle"])
 
+    @property
+    def measured(self) -> bool:
+        """False where ``/proc`` could not be read (every share 0)."""
+        return bool(self.workers + self.idle)
+
     def __str__(self) -> str:
         return (f"{self.workers:.2f} / {self.writer:.2f} / {self.database:.2f} / {self.rest:.2f} / {self.idle:.2f}"
-                if self.workers + self.idle else "-")
+                if self.measured else "-")
 
 
 def cpu_now(processes: list[subprocess.Popen]) -> dict[str, float]:
@@ -437,7 +450,7 @@ def report(phases: list[Phase], every: float, scaling: float | None = None) -> l
     if len(flat) == 2 and flat[0].rate:
         ratio = flat[1].rate / flat[0].rate
         machine = f"; this machine: {scaling:.2f}x for two CPU-bound processes" if scaling else ""
-        if flat[1].split.workers + flat[1].split.idle:
+        if flat[1].split.measured:
             machine += f"; {flat[1].split.idle:.2f} cores left idle with 2 workers"
         goals.append((f"flat out: recomputes/s, 2 workers / 1 worker, about 2x (>= {GOAL_RATIO:g}x)",
                       f"{ratio:.2f}x ({flat[1].rate:,.2f}/s vs {flat[0].rate:,.2f}/s{machine})", ratio >= GOAL_RATIO))
