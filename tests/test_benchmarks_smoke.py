@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.server
 import json
 import os
+import shutil
 import threading
 from pathlib import Path
 
@@ -177,3 +178,42 @@ def test_evening_ratio_goal_names_the_cores_left_idle_with_2_workers(capsys):
     assert "2 workers / 1 worker" in goal and not passed  # 1.5x
     assert figure.startswith("1.50x") and "0.08 cores left idle with 2 workers" in figure
     assert "0.66 / 0.25 / 0.28 / 0.01 / 0.75" in capsys.readouterr().out
+
+
+def test_evening_runs_the_flat_out_phases_in_the_order_1_2_2_1_issue_20_item_4():
+    assert evening.schedule([1, 2]) == [(1, ["evening", "flat out"]), (2, ["evening", "flat out", "flat out"]),
+                                        (1, ["flat out"])]
+    assert evening.schedule([2]) == [(2, ["evening", "flat out"])]
+
+
+def test_evening_pools_each_worker_counts_flat_out_phases_against_a_drifting_machine():
+    phases = [evening.Phase("flat out", 1, 10.0, recomputes=150, busy=10.0, window=10.0),
+              evening.Phase("flat out", 2, 10.0, recomputes=300, busy=10.0, window=10.0),
+              evening.Phase("flat out", 2, 10.0, recomputes=260, busy=10.0, window=10.0),
+              evening.Phase("flat out", 1, 12.0, recomputes=180, busy=12.0, window=12.0)]
+    assert evening.pooled_rate(phases, 1) == pytest.approx(330 / 22)
+    assert evening.pooled_rate(phases, 2) == pytest.approx(28.0)
+    assert evening.pooled_rate(phases, 3) == 0.0
+    (goal, figure, passed), = evening.report(phases, every=5.0)
+    assert figure.startswith("1.87x (28.00/s vs 15.00/s") and passed  # not 300 / 150 nor 260 / 180
+
+
+def test_evening_database_cpu_keeps_what_an_exited_backend_had_spent(monkeypatch, tmp_path):
+    def proc(entries: dict[str, str]) -> None:
+        for pid, stat in entries.items():
+            (tmp_path / pid).mkdir(exist_ok=True)
+            (tmp_path / pid / "stat").write_text(stat)
+
+    def stat(pid: str, ticks: int, started: int) -> str:
+        rest = ["S"] + ["0"] * 10 + [str(ticks), "0"] + ["0"] * 6 + [str(started)]
+        return f"{pid} (postgres) " + " ".join(rest)
+
+    real_path = evening.Path
+    monkeypatch.setattr(evening, "Path", lambda p: real_path(str(p).replace("/proc", str(tmp_path), 1)))
+    monkeypatch.setattr(evening, "_database_seen", {})
+    hz = os.sysconf("SC_CLK_TCK")
+    proc({"10": stat("10", 2 * hz, 5), "11": stat("11", hz, 6)})
+    assert evening.database_cpu() == pytest.approx(3.0)
+    shutil.rmtree(tmp_path / "11")  # a backend exits
+    proc({"10": stat("10", 3 * hz, 5)})
+    assert evening.database_cpu() == pytest.approx(4.0)
