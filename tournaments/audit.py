@@ -25,7 +25,7 @@ from accounts.middleware import current_user
 from tournaments.changes import tracking_suspended
 from tournaments.models import AuditEntry, Tournament
 from tournaments.serialize import jsonable
-from tournaments.signals import tournament_id_of
+from tournaments.signals import remember_tournament, tournament_ref
 
 AUDITED = ("tournaments.Tournament", "tournaments.Stage", "tournaments.Team", "tournaments.RosterEntry",
            "tournaments.Participant", "tournaments.Group", "tournaments.GroupTeam", "tournaments.Game",
@@ -49,22 +49,23 @@ def snapshot(instance) -> dict[str, Any]:
     return {k: jsonable(_comparable(v)) for k, v in data.items() if k not in SKIP_FIELDS and not isinstance(v, list)}
 
 
-def _tournament_of(instance):
+def _tournament_of(instance) -> tuple[int, str] | None:
+    """(id, slug) of the tournament of ``instance`` as the database has it now (None: none, or it is gone).
+
+    For a fact row, the one query is left on the row for the recompute signal of the same save
+    (``tournaments.signals.remember_tournament``)."""
     if isinstance(instance, Tournament):
-        return instance.pk
-    return tournament_id_of(instance)
+        return next(iter(Tournament.objects.filter(pk=instance.pk).values_list("pk", "slug")), None)
+    ref = tournament_ref(instance)
+    remember_tournament(instance, ref)
+    return ref
 
 
 def record(action: str, instance, before: dict | None, after: dict | None, user=None) -> None:
     user = user or current_user.get()
     if user is not None and not getattr(user, "is_authenticated", False):
         user = None
-    tournament_id = _tournament_of(instance)
-    slug = ""
-    if tournament_id is not None:
-        slug = Tournament.objects.filter(pk=tournament_id).values_list("slug", flat=True).first() or ""
-        if not slug:
-            tournament_id = None
+    tournament_id, slug = _tournament_of(instance) or (None, "")
     AuditEntry.objects.create(
         tournament_id=tournament_id, tournament_slug=slug, user=user, username=getattr(user, "username", "") or "",
         action=action, model=instance._meta.label, object_id=str(instance.pk or ""), object_repr=str(instance)[:200],

@@ -8,19 +8,72 @@ from django.db.models.signals import m2m_changed, post_delete, post_save, pre_de
 from tournaments.changes import mark_changed, tracking_suspended
 from tournaments.models import Appeal, Game, NoShowElimination, Seat, Tour, Tournament
 
+REF_ATTRIBUTE = "_tournament_ref"
+# A fact row's relations that name its tournament, in the order they are tried: the relation, the lookup from the
+# tournament to it, and the path from the related row to the tournament's id.
+TOURNAMENT_PATHS = (("tournament", "pk", ()), ("stage", "stages", ("tournament_id",)),
+                    ("game", "stages__games", ("stage", "tournament_id")),
+                    ("tour", "stages__tours", ("stage", "tournament_id")), ("team", "teams", ("tournament_id",)),
+                    ("group", "stages__groups", ("stage", "tournament_id")))
+
+
+def tournament_ref(instance) -> tuple[int, str] | None:
+    """(id, slug) of the tournament a fact row belongs to, in one query (None: it has none, or it is gone).
+
+    The first relation that is set names it (``TOURNAMENT_PATHS``): one joined query, not a row per hop.
+    """
+    for relation, lookup, _path in TOURNAMENT_PATHS:
+        key = getattr(instance, f"{relation}_id", None)
+        if key is not None:
+            row = next(iter(Tournament.objects.filter(**{lookup: key}).order_by().values_list("pk", "slug")[:1]),
+                       None)
+            if row is not None:
+                return row
+    return None
+
+
+def _loaded_tournament_id(instance, relation: str, path: tuple[str, ...]) -> int | None:
+    """The tournament's id through related rows already loaded with ``instance`` (None: one is not loaded)."""
+    if not path:
+        return getattr(instance, f"{relation}_id")
+    obj = instance
+    for part in (relation, *path[:-1]):
+        if not obj._meta.get_field(part).is_cached(obj):
+            return None
+        obj = getattr(obj, part)
+        if obj is None:
+            return None
+    return getattr(obj, path[-1], None)
+
 
 def tournament_id_of(instance) -> int | None:
-    for path in ("tournament_id", "stage.tournament_id", "game.stage.tournament_id", "tour.stage.tournament_id",
-                 "team.tournament_id", "group.stage.tournament_id"):
-        obj = instance
-        try:
-            for part in path.split("."):
-                obj = getattr(obj, part)
-        except Exception:  # noqa: BLE001 - a related row already deleted
+    """The id of the tournament a fact row belongs to: from the related rows loaded with it, else one query.
+
+    ``tournaments.audit`` reads the tournament first for the same save and leaves it on the row
+    (``REF_ATTRIBUTE``): then no query at all.
+    """
+    for relation, _lookup, path in TOURNAMENT_PATHS:
+        key = getattr(instance, f"{relation}_id", None)
+        if key is None:
             continue
-        if obj is not None:
-            return obj
+        remembered = instance.__dict__.pop(REF_ATTRIBUTE, None)
+        if remembered is not None and remembered[0] == (relation, key):
+            return remembered[1][0] if remembered[1] else None
+        loaded = _loaded_tournament_id(instance, relation, path)
+        if loaded is not None:
+            return loaded
+        ref = tournament_ref(instance)
+        return ref[0] if ref else None
     return None
+
+
+def remember_tournament(instance, ref: tuple[int, str] | None) -> None:
+    """Leave the tournament just read for a row on it, for this save's ``tournament_id_of`` (read once)."""
+    for relation, _lookup, _path in TOURNAMENT_PATHS:
+        key = getattr(instance, f"{relation}_id", None)
+        if key is not None:
+            instance.__dict__[REF_ATTRIBUTE] = ((relation, key), ref)
+            return
 
 
 def _game_id(instance) -> int | None:
