@@ -172,6 +172,20 @@ def database_cpu() -> float:
     return sum(_database_seen.values())
 
 
+class DatabaseSampler(threading.Thread):
+    """Reads ``database_cpu`` every ``every`` seconds, so that a backend that exits during a phase (a worker's
+    connection closed at ``CONN_MAX_AGE``) takes at most that much of its CPU with it."""
+
+    def __init__(self, every: float = 0.5):
+        super().__init__(daemon=True)
+        self.every = every
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        while not self.stop.wait(self.every):
+            database_cpu()
+
+
 def machine_cpu() -> tuple[float, float]:
     """(busy, idle) CPU seconds of the whole machine so far, every core summed (``/proc/stat``; zeros elsewhere)."""
     try:
@@ -348,6 +362,8 @@ def run_phase(label: str, workers: int, ids: list[int], savers: dict, seconds: f
     started_at = timezone.now()
     log_start = log.offset()
     cpu_start = cpu_now(processes)
+    sampler = DatabaseSampler()
+    sampler.start()
     start = time.perf_counter()
     count = turn = 0
     keys = [QUEUED_KEY.format(tid) for tid in ids]
@@ -387,6 +403,8 @@ def run_phase(label: str, workers: int, ids: list[int], savers: dict, seconds: f
             raise poller.error
         time.sleep(POLL)
     drained_at, drained = timezone.now(), time.perf_counter()
+    sampler.stop.set()
+    sampler.join()
     cpu_end = cpu_now(processes)
     phase.cpu = cpu_end["workers"] - cpu_start["workers"]
     phase.split = CpuSplit.between(cpu_start, cpu_end, drained - start)

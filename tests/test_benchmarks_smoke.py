@@ -217,3 +217,15 @@ def test_evening_database_cpu_keeps_what_an_exited_backend_had_spent(monkeypatch
     shutil.rmtree(tmp_path / "11")  # a backend exits
     proc({"10": stat("10", 3 * hz, 5)})
     assert evening.database_cpu() == pytest.approx(4.0)
+
+
+def test_evening_database_sampler_reads_until_stopped(monkeypatch):
+    reads = []
+    monkeypatch.setattr(evening, "database_cpu", lambda: reads.append(1) or 0.0)
+    sampler = evening.DatabaseSampler(every=0.01)
+    sampler.start()
+    while len(reads) < 3:
+        threading.Event().wait(0.01)
+    sampler.stop.set()
+    sampler.join(2)
+    assert not sampler.is_alive()
