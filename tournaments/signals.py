@@ -46,34 +46,40 @@ def _loaded_tournament_id(instance, relation: str, path: tuple[str, ...]) -> int
     return getattr(obj, path[-1], None)
 
 
+def _first_relation(instance) -> tuple[str, int, tuple[str, ...]] | None:
+    """(relation, its key, the path on to the tournament's id) of the first of ``TOURNAMENT_PATHS`` set on the row."""
+    for relation, _lookup, path in TOURNAMENT_PATHS:
+        key = getattr(instance, f"{relation}_id", None)
+        if key is not None:
+            return relation, key, path
+    return None
+
+
 def tournament_id_of(instance) -> int | None:
     """The id of the tournament a fact row belongs to: from the related rows loaded with it, else one query.
 
     ``tournaments.audit`` reads the tournament first for the same save and leaves it on the row
     (``REF_ATTRIBUTE``): then no query at all.
     """
-    for relation, _lookup, path in TOURNAMENT_PATHS:
-        key = getattr(instance, f"{relation}_id", None)
-        if key is None:
-            continue
-        remembered = instance.__dict__.pop(REF_ATTRIBUTE, None)
-        if remembered is not None and remembered[0] == (relation, key):
-            return remembered[1][0] if remembered[1] else None
-        loaded = _loaded_tournament_id(instance, relation, path)
-        if loaded is not None:
-            return loaded
-        ref = tournament_ref(instance)
-        return ref[0] if ref else None
-    return None
+    first = _first_relation(instance)
+    if first is None:
+        return None
+    relation, key, path = first
+    remembered = instance.__dict__.pop(REF_ATTRIBUTE, None)
+    if remembered is not None and remembered[0] == (relation, key):
+        return remembered[1][0] if remembered[1] else None
+    loaded = _loaded_tournament_id(instance, relation, path)
+    if loaded is not None:
+        return loaded
+    ref = tournament_ref(instance)
+    return ref[0] if ref else None
 
 
 def remember_tournament(instance, ref: tuple[int, str] | None) -> None:
     """Leave the tournament just read for a row on it, for this save's ``tournament_id_of`` (read once)."""
-    for relation, _lookup, _path in TOURNAMENT_PATHS:
-        key = getattr(instance, f"{relation}_id", None)
-        if key is not None:
-            instance.__dict__[REF_ATTRIBUTE] = ((relation, key), ref)
-            return
+    first = _first_relation(instance)
+    if first is not None:
+        instance.__dict__[REF_ATTRIBUTE] = (first[:2], ref)
 
 
 def _game_id(instance) -> int | None:
