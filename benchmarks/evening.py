@@ -43,6 +43,20 @@ then, once with 1 and once with 2 Celery workers (``celery -A config worker
    and the database share the workers' machine here (on a deployment they run
    elsewhere): when the 2-worker phase leaves no CPU idle, the ratio is the
    machine's limit, not a lock's.
+3. flat out, capped: the same, with each worker held to ``--worker-cpu`` CPUs
+   (0.5 by default) by a cgroup of its own (``benchmarks/cpu_cap.py``), as if
+   each ran on a machine of its own that size; the database, the broker and
+   the writer stay shared, as they are when the queue scales out across
+   machines. Two capped workers take one CPU of two, so the machine has room
+   for everything beside them, and their ratio shows whether anything shared
+   (a lock, a hot row, the broker, the database) holds them back. This ratio
+   is the goal; the uncapped one is printed beside it (on a 2-CPU machine, one
+   uncapped worker with its database already takes more than a core, so two
+   cannot make twice its recomputes: 1.38-1.93x in the runs of 12-03 and
+   12-04). Capped and uncapped phases alike run in the order 1, 2, 2, 1.
+   Where this process cannot make a cgroup (no root, a read-only
+   ``/sys/fs/cgroup``), the capped phases are left out, said so, and the
+   goal is the uncapped ratio.
 
 Each goal is printed beside its figure (``ok`` / ``MISSED``) at the end, with the load average
 (``os.getloadavg()``) before and after the run: the machine may be shared.
@@ -71,8 +85,11 @@ sys.path.insert(0, str(HERE.parent))
 
 from benchmarks import common  # noqa: E402
 from benchmarks import site_pages as site_bench  # noqa: E402
+from benchmarks.cpu_cap import CpuCap  # noqa: E402
 
 TOURNAMENTS = 50
+EVENING, FLAT_OUT, CAPPED = "evening", "flat out", "flat out, capped"
+WORKER_CPU = 0.5  # the CPUs of each worker's own "machine" in the capped phases (--worker-cpu)
 GOAL_CURRENT = 2.0
 GOAL_RATIO = 1.7  # "about twice"
 REDIS_DB = 12
@@ -92,7 +109,9 @@ def worker_name(number: int) -> str:
     return f"bench-evening-{os.getpid()}-{number}@{socket.gethostname()}"
 
 
-def start_worker(queue: str, number: int, log_path: str) -> subprocess.Popen:
+def start_worker(queue: str, number: int, log_path: str, capped: bool = False) -> subprocess.Popen:
+    """A solo Celery worker on ``queue``; ``capped``: in a cgroup of its own (``process.cap``, None where the
+    machine allows none), uncapped until a phase sets its share (``set_caps``)."""
     env = common.database_env()
     env["CELERY_QUEUE"] = queue
     log = open(log_path, "ab")  # noqa: SIM115 - closed when the worker stops
@@ -103,7 +122,28 @@ def start_worker(queue: str, number: int, log_path: str) -> subprocess.Popen:
         cwd=common.ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     process.log = log  # type: ignore[attr-defined]
+    process.cap = CpuCap.make(f"bench-evening-{os.getpid()}-{number}") if capped else None  # type: ignore[attr-defined]
+    if process.cap is not None:
+        process.cap.add(process.pid)
     return process
+
+
+def can_cap() -> bool:
+    """Whether this process can hold a worker to a share of the CPU here (``CpuCap``)."""
+    probe = CpuCap.make(f"bench-evening-{os.getpid()}-probe")
+    if probe is None:
+        return False
+    probe.remove()
+    return True
+
+
+def set_caps(processes: list[subprocess.Popen], cores: float | None) -> None:
+    """Hold each worker to ``cores`` CPUs (None: as many as the machine gives it)."""
+    for process in processes:
+        if getattr(process, "cap", None) is not None:
+            process.cap.set(cores)
+        elif cores:
+            raise RuntimeError("a worker to be capped has no cgroup of its own")
 
 
 def wait_for_workers(processes: list[subprocess.Popen], seconds: float = 90) -> float:
@@ -127,6 +167,8 @@ def wait_for_workers(processes: list[subprocess.Popen], seconds: float = 90) -> 
 
 def stop_worker(process: subprocess.Popen) -> None:
     common.stop_process(process, 30)
+    if getattr(process, "cap", None) is not None:
+        process.cap.remove()
 
 
 def stat_cpu(stat: str) -> float:
@@ -312,6 +354,7 @@ class Phase:
     cpu: float = 0.0  # the workers' CPU seconds from the first save until every table was current
     jobs: dict[str, list[float]] = field(default_factory=dict)  # task name -> run times, from the workers' log
     split: CpuSplit = field(default_factory=CpuSplit)  # the machine's CPU from the first save until all were current
+    cap: float | None = None  # the CPUs each worker was held to (None: uncapped)
 
     def job_summary(self, name: str) -> str:
         times = self.jobs.get(name, [])
@@ -342,10 +385,12 @@ class Phase:
 
 
 def run_phase(label: str, workers: int, ids: list[int], savers: dict, seconds: float, every: float | None,
-              log: WorkerLog, processes: list[subprocess.Popen], blind: bool = False) -> Phase:
+              log: WorkerLog, processes: list[subprocess.Popen], blind: bool = False,
+              cap: float | None = None) -> Phase:
     """Save into every tournament in turn (each every ``every`` seconds, or flat out), then wait for the tables.
 
-    Flat out, a tournament whose job still waits in the queue is skipped unless ``blind``.
+    Flat out, a tournament whose job still waits in the queue is skipped unless ``blind``; ``cap``: each worker
+    held to that many CPUs (``set_caps``) for the phase.
     """
     from django.core.cache import cache
     from django.utils import timezone
@@ -354,7 +399,8 @@ def run_phase(label: str, workers: int, ids: list[int], savers: dict, seconds: f
     from scoring.tasks import QUEUED_KEY
     from tournaments.models import Tournament
 
-    phase = Phase(label, workers, seconds)
+    set_caps(processes, cap)
+    phase = Phase(label, workers, seconds, cap=cap)
     poller = Poller(ids)
     if every:  # flat out, the poller starts when the saves stop: only the tables' last versions are timed
         poller.start()
@@ -459,7 +505,7 @@ def report(phases: list[Phase], every: float, scaling: float | None = None) -> l
           f"current within {GOAL_CURRENT:g} s of its last save (p95 over the tournaments)")
     rows = []
     goals: list[tuple[str, str, bool]] = []
-    for p in [p for p in phases if p.label == "evening"]:
+    for p in [p for p in phases if p.label == EVENING]:
         passed = not p.unfinished and p.p95 <= GOAL_CURRENT
         goals.append((f"evening, {p.workers} worker(s): table current after the last save, p95 <= {GOAL_CURRENT:g} s",
                       f"p95 {common.ms(p.p95)}, max {common.ms(p.worst)}, {p.unfinished} never current", passed))
@@ -471,15 +517,15 @@ def report(phases: list[Phase], every: float, scaling: float | None = None) -> l
     print(common.table(["workers", "saves", "saves/s", "recomputes/s", "per save p50", "per save p95",
                         "after last save p50", "p95", "max", "never current", "table jobs", "figures jobs",
                         "workers busy", "on CPU", "goal"], rows))
-    flat = [p for p in phases if p.label == "flat out"]
+    flat = [p for p in phases if p.label in (FLAT_OUT, CAPPED)]
     print("\n-- flat out: saves as fast as one writer makes them into all tournaments (skipping a tournament while its "
           "job waits in the queue, unless --blind); recomputes finished per second from the first save until every "
-          "table was current")
-    rows = [[p.workers, len(p.saves), f"{len(p.saves) / p.window:,.1f}/s", f"{p.skipped:,}", p.recomputes,
-             f"{p.rate:,.2f}/s",
+          "table was current; capped: each worker held to its CPUs (a machine of its own)")
+    rows = [[p.workers, f"{p.cap:g} CPU" if p.cap else "-", len(p.saves), f"{len(p.saves) / p.window:,.1f}/s",
+             f"{p.skipped:,}", p.recomputes, f"{p.rate:,.2f}/s",
              common.ms(p.worst), p.unfinished, p.job_summary("recompute_standings"), p.job_summary("store_figures"),
              p.worker_busy, p.worker_cpu, str(p.split)] for p in flat]
-    print(common.table(["workers", "saves", "saves/s", "skipped (job queued)", "recomputes", "recomputes/s",
+    print(common.table(["workers", "cap", "saves", "saves/s", "skipped (job queued)", "recomputes", "recomputes/s",
                         "all current after last save",
                         "never current", "table jobs", "figures jobs", "workers busy", "on CPU",
                         "cores: workers / writer / database / rest / idle"], rows))
@@ -488,35 +534,55 @@ def report(phases: list[Phase], every: float, scaling: float | None = None) -> l
           "jobs' run time (low: the jobs waited for a CPU, the database or a lock); cores: the machine's CPU seconds "
           "per second in that time, spent by the workers, this writer (and its poller), the database server and "
           "everything else, and left idle")
-    one, two = pooled_rate(flat, 1), pooled_rate(flat, 2)
-    if one and two:
-        ratio = two / one
-        machine = f"; this machine: {scaling:.2f}x for two CPU-bound processes" if scaling else ""
-        idle = [p.split.idle for p in flat if p.workers == 2 and p.split.measured]
-        if idle:
-            machine += f"; {max(idle):.2f} cores left idle with 2 workers"
-        goals.append((f"flat out: recomputes/s, 2 workers / 1 worker, about 2x (>= {GOAL_RATIO:g}x)",
-                      f"{ratio:.2f}x ({two:,.2f}/s vs {one:,.2f}/s{machine})", ratio >= GOAL_RATIO))
+    uncapped = scale_out(flat, FLAT_OUT, scaling)
+    capped = scale_out(flat, CAPPED)
+    if capped:
+        ratio, figure = capped
+        cap = next(p.cap for p in flat if p.label == CAPPED)
+        goals.append((f"flat out, each worker held to {cap:g} CPU (a machine of its own): recomputes/s, 2 workers / "
+                      f"1 worker, about 2x (>= {GOAL_RATIO:g}x)", figure, ratio >= GOAL_RATIO))
+        if uncapped:
+            print(f"\n   beside the goal, the workers uncapped on this {os.cpu_count()}-CPU machine that the database "
+                  f"and the writer share: {uncapped[1]}")
+    elif uncapped:
+        ratio, figure = uncapped
+        goals.append((f"flat out: recomputes/s, 2 workers / 1 worker, about 2x (>= {GOAL_RATIO:g}x)", figure,
+                      ratio >= GOAL_RATIO))
     return goals
 
 
-def pooled_rate(phases: list[Phase], workers: int) -> float:
-    """The recomputes per second of every phase run with ``workers``, pooled (all their recomputes over all their
-    time): with the phases in the order 1, 2, 2, 1 (``schedule``), a machine that grows slower or quicker during
-    the run favours neither count."""
-    runs = [p for p in phases if p.workers == workers]
+def scale_out(phases: list[Phase], label: str, scaling: float | None = None) -> tuple[float, str] | None:
+    """(2 workers' pooled recomputes per second / 1 worker's, the figure printed) of the ``label`` phases; None
+    without both counts. ``scaling``: the machine's own (``machine_scaling``), printed beside it."""
+    one, two = pooled_rate(phases, 1, label), pooled_rate(phases, 2, label)
+    if not (one and two):
+        return None
+    machine = f"; this machine: {scaling:.2f}x for two CPU-bound processes" if scaling else ""
+    idle = [p.split.idle for p in phases if p.label == label and p.workers == 2 and p.split.measured]
+    if idle:
+        machine += f"; {max(idle):.2f} cores left idle with 2 workers"
+    return two / one, f"{two / one:.2f}x ({two:,.2f}/s vs {one:,.2f}/s{machine})"
+
+
+def pooled_rate(phases: list[Phase], workers: int, label: str = FLAT_OUT) -> float:
+    """The recomputes per second of every ``label`` phase run with ``workers``, pooled (all their recomputes over
+    all their time): with the phases in the order 1, 2, 2, 1 (``schedule``), a machine that grows slower or
+    quicker during the run favours neither count."""
+    runs = [p for p in phases if p.workers == workers and p.label == label]
     busy = sum(p.busy for p in runs)
     return sum(p.recomputes for p in runs) / busy if busy else 0.0
 
 
-def schedule(counts: list[int]) -> list[tuple[int, list[str]]]:
-    """The phases, as (workers, labels) in the order they run: each count's evening and flat-out phase, then the
-    flat-out phases again in the reverse order of the counts (1, 2, 2, 1 for 1,2), so that a drift of the
-    machine's speed during the run cancels out of the ratio; the last count keeps its workers for the second."""
-    order = [(count, ["evening", "flat out"]) for count in counts]
+def schedule(counts: list[int], capped: bool = False) -> list[tuple[int, list[str]]]:
+    """The phases, as (workers, labels) in the order they run: each count's evening and flat-out phase (and its
+    capped one), then the flat-out phases again in the reverse order of the counts (1, 2, 2, 1 for 1,2: capped
+    and uncapped alike), so that a drift of the machine's speed during the run cancels out of each ratio; the
+    last count keeps its workers for the second."""
+    kinds = [FLAT_OUT, CAPPED] if capped else [FLAT_OUT]
+    order = [(count, [EVENING, *kinds]) for count in counts]
     if len(counts) > 1:
-        order[-1][1].append("flat out")
-        order += [(count, ["flat out"]) for count in reversed(counts[:-1])]
+        order[-1][1].extend(reversed(kinds))
+        order += [(count, list(reversed(kinds))) for count in reversed(counts[:-1])]
     return order
 
 
@@ -527,6 +593,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", type=float, default=5.0, help="seconds between two results of one tournament "
                                                                   "in the evening phase (default 5)")
     parser.add_argument("--workers", default="1,2", help="worker counts to run (default 1,2)")
+    parser.add_argument("--worker-cpu", type=float, default=WORKER_CPU,
+                        help=f"the CPUs each worker is held to in the capped flat-out phases (default {WORKER_CPU:g}; "
+                             "0: no capped phases)")
     parser.add_argument("--blind", action="store_true", help="flat out, save even into tournaments whose job still "
                                                              "waits in the queue")
     args = parser.parse_args(argv)
@@ -556,6 +625,11 @@ def main(argv: list[str] | None = None) -> int:
     scaling = machine_scaling()
     common.header(f"evening.py: {TOURNAMENTS} tournaments saving at once -> Celery workers (solo, queue {queue}, "
                   f"Redis db {REDIS_DB})", where)
+    capped = args.worker_cpu > 0 and can_cap()
+    if args.worker_cpu > 0:
+        print(f"   capped phases: each worker held to {args.worker_cpu:g} CPU (a cgroup of its own)" if capped else
+              "   capped phases left out: this process cannot make a cgroup of the cpu controller (needs root and a "
+              "writable /sys/fs/cgroup); the ratio is the uncapped one", flush=True)
     site = site_bench.Site()
     log_path = tempfile.mktemp(prefix="bench-evening-worker-", suffix=".log")
     phases: list[Phase] = []
@@ -566,14 +640,14 @@ def main(argv: list[str] | None = None) -> int:
         savers = {t.pk: Saver(t) for t in Tournament.objects.filter(pk__in=ids)}
         for tid in ids:
             cache.delete(QUEUED_KEY.format(tid))
-        for count, labels in schedule(counts):
-            workers = [start_worker(queue, n, log_path) for n in range(count)]
+        for count, labels in schedule(counts, capped):
+            workers = [start_worker(queue, n, log_path, capped) for n in range(count)]
             try:
                 print(f"   {count} worker(s) answered after {wait_for_workers(workers):.1f} s", flush=True)
                 for label in labels:
-                    every = args.every if label == "evening" else None
+                    every = args.every if label == EVENING else None
                     phases.append(run_phase(label, count, ids, savers, seconds, every, WorkerLog(log_path),
-                                            workers, args.blind))
+                                            workers, args.blind, args.worker_cpu if label == CAPPED else None))
                     print(f"   {count} worker(s), {label}: {len(phases[-1].saves)} saves", flush=True)
             finally:
                 for worker in workers:

@@ -13,6 +13,7 @@ import pytest
 
 from benchmarks import common, evening, generate, latency, recompute
 from benchmarks import http as bench_http
+from benchmarks.cpu_cap import CpuCap, cpu_root
 from rulesets.interchange import parse_document
 from scoring.models import StandingsSnapshot
 from tournaments.models import Game, Seat, Tournament
@@ -184,6 +185,84 @@ def test_evening_runs_the_flat_out_phases_in_the_order_1_2_2_1_issue_20_item_4()
     assert evening.schedule([1, 2]) == [(1, ["evening", "flat out"]), (2, ["evening", "flat out", "flat out"]),
                                         (1, ["flat out"])]
     assert evening.schedule([2]) == [(2, ["evening", "flat out"])]
+
+
+def test_evening_runs_the_capped_phases_1_2_2_1_beside_the_uncapped_issue_20_item_4():
+    flat, capped = "flat out", "flat out, capped"
+    assert evening.schedule([1, 2], capped=True) == [(1, ["evening", flat, capped]),
+                                                     (2, ["evening", flat, capped, capped, flat]), (1, [capped, flat])]
+
+
+def test_evening_ratio_goal_is_the_capped_workers_with_the_uncapped_beside_it(capsys):
+    phases = [evening.Phase("flat out", 1, 10.0, recomputes=240, busy=10.0, window=10.0),
+              evening.Phase("flat out", 2, 10.0, recomputes=360, busy=10.0, window=10.0),
+              evening.Phase("flat out, capped", 1, 10.0, recomputes=140, busy=10.0, window=10.0, cap=0.5,
+                            split=evening.CpuSplit(0.5, 0.1, 0.2, 0.0, 1.2)),
+              evening.Phase("flat out, capped", 2, 10.0, recomputes=270, busy=10.0, window=10.0, cap=0.5,
+                            split=evening.CpuSplit(1.0, 0.2, 0.35, 0.0, 0.45))]
+    (goal, figure, passed), = evening.report(phases, every=5.0)
+    assert "held to 0.5 CPU" in goal and passed
+    assert figure.startswith("1.93x (27.00/s vs 14.00/s") and "0.45 cores left idle" in figure
+    out = capsys.readouterr().out
+    assert "uncapped" in out and "1.50x (36.00/s vs 24.00/s" in out
+    assert "0.5 CPU" in out  # the cap column of the capped phases
+    phases[3].recomputes = 200
+    (_goal, figure, passed), = evening.report(phases, every=5.0)
+    assert figure.startswith("1.43x") and not passed
+
+
+def test_cpu_cap_writes_the_quota_of_cgroup_v1_and_v2(tmp_path):
+    v1 = tmp_path / "v1"
+    (v1 / "cpu").mkdir(parents=True)
+    (v1 / "cpu" / "cpu.cfs_quota_us").write_text("-1")
+    cap = CpuCap.make("bench", v1)
+    assert cap is not None and cap.version == 1
+    cap.set(0.5)
+    assert (cap.path / "cpu.cfs_quota_us").read_text() == "10000"
+    assert (cap.path / "cpu.cfs_period_us").read_text() == "20000"
+    cap.set(None)
+    assert (cap.path / "cpu.cfs_quota_us").read_text() == "-1"
+    cap.add(1234)
+    assert (cap.path / "cgroup.procs").read_text() == "1234"
+    v2 = tmp_path / "v2"
+    v2.mkdir()
+    (v2 / "cgroup.controllers").write_text("cpuset cpu io memory pids\n")
+    (v2 / "cgroup.subtree_control").write_text("")
+    cap = CpuCap.make("bench", v2)
+    assert cap is not None and cap.version == 2
+    assert (v2 / "cgroup.subtree_control").read_text() == "+cpu"
+    cap.set(0.25)
+    assert (cap.path / "cpu.max").read_text() == "5000 20000"
+    cap.set(None)
+    assert (cap.path / "cpu.max").read_text() == "max 20000"
+    none = tmp_path / "none"
+    none.mkdir()
+    assert cpu_root(none) is None and CpuCap.make("bench", none) is None
+
+
+@pytest.mark.skipif(cpu_root() is None or os.geteuid() != 0, reason="needs a writable cgroup cpu controller")
+def test_cpu_cap_holds_a_spinning_process_to_its_share():
+    import subprocess
+    import sys
+    import time
+
+    cap = CpuCap.make(f"bench-test-{os.getpid()}")
+    assert cap is not None
+    cap.set(0.25)
+    spin = subprocess.Popen([sys.executable, "-c", "import time\nend = time.time() + 1.5\nwhile time.time() < end: pass"])
+    try:
+        cap.add(spin.pid)
+        start = time.perf_counter()
+        _pid, _status, usage = os.wait4(spin.pid, 0)
+        wall = time.perf_counter() - start
+        spin.returncode = 0
+    finally:
+        if spin.returncode is None:
+            spin.kill()
+            spin.wait()
+        cap.remove()
+    assert usage.ru_utime + usage.ru_stime < 0.5 * wall  # a quarter of a CPU, where it would spin on a whole one
+
 
 
 def test_evening_pools_each_worker_counts_flat_out_phases_against_a_drifting_machine():
