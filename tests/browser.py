@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings
+from django.db import connections
 
 try:
     from playwright.sync_api import Error as PlaywrightError
@@ -103,11 +104,17 @@ def demo_site(transactional_db, live_server) -> str:
 def chromium_browser(monkeypatch) -> Iterator:
     """Debian's chromium, headless, for one test."""
     # Playwright's sync API runs an event loop in this thread; the ORM calls of the test are plain and safe.
+    # While that loop runs, Django keeps the test's database connections apart from the thread's own (asgiref's
+    # Local sees an async context): they are closed here, or their sessions outlive the test and PostgreSQL refuses
+    # to drop the test database at the end of the run ("being accessed by other users").
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield browser
-        browser.close()
+        try:
+            yield browser
+        finally:
+            browser.close()
+            connections.close_all()
 
 
 class PageFactory:

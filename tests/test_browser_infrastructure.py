@@ -7,6 +7,7 @@ guard failing a test on a request to another host holds for all of them.
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -77,3 +78,37 @@ def test_page_factory_signs_in_through_a_session_cookie_in_the_given_language(pa
     assert html_lang(reader) == "en"
     assert reader.url.endswith("/accounts/profile/")
     assert reader.locator("form.logout").count() == 1
+
+
+@pytest.fixture
+def sessions_left(transactional_db):
+    """The database sessions a browser test opened (appended by the test); after every other fixture of the test
+    has ended, fails it if one of them is still open."""
+    from django.db import connection
+
+    pids: list[int] = []
+    yield pids
+    if not pids:
+        return
+    deadline = time.monotonic() + 5
+    while True:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pid FROM pg_stat_activity WHERE pid = ANY(%s)", [pids])
+            open_ = [row[0] for row in cursor.fetchall()]
+        if not open_ or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert open_ == [], "a browser test's database session outlived it: the test database could not be dropped"
+
+
+@browser_test
+def test_a_browser_tests_database_session_ends_with_the_browser(sessions_left, chromium_browser):
+    """While Playwright's loop runs, the test's queries use a connection of their own (asgiref); ``chromium_browser``
+    closes it, or PostgreSQL keeps the session and refuses to drop the test database at the end of the run."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("sessions are PostgreSQL's (.ci/run runs this against it)")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        sessions_left.append(cursor.fetchone()[0])
