@@ -11,6 +11,8 @@ and 1,000; about 15 seats a game), in a benchmark database of its own
 - ruleset: the ruleset's ``compute`` calls for the stages (pure Python);
 - export: turning the standings into the export document and the details;
 - store: writing the snapshots;
+- figures: computing and storing the per-game and per-tour figures the pages show (``scoring.figures``),
+  in the recompute's own transaction;
 - whole: ``recompute(force=True)`` end to end (wall time), and "whole CPU", the
   CPU time this process spent in it (without PostgreSQL's own work): when
   the machine is busy with other work, wall times grow and CPU times do not;
@@ -65,6 +67,7 @@ class Result:
     ruleset: float
     export: float
     store: float
+    figures: float
     whole: float
     raw: float
     snapshot_bytes: int
@@ -74,6 +77,7 @@ class Result:
     one_ruleset: float = 0.0
     one_export: float = 0.0
     one_store: float = 0.0
+    one_figures: float = 0.0
     one_whole: float = 0.0
     one_whole_cpu: float = 0.0
     one_queries: int = 0
@@ -151,6 +155,7 @@ def phases(tournament_id: int, cold: bool = False):
 
 def _phases(tournament_id: int, now, out: dict[str, float]) -> dict[str, float]:
     import rulesets
+    from scoring.figures import store_figures
     from scoring.services import LATEST, Computed, load_consistent, next_recheck, rulesets_latest_is_last, store
 
     out["load"], (tournament, facts) = common.timed(lambda: load_consistent(tournament_id))
@@ -175,6 +180,7 @@ def _phases(tournament_id: int, now, out: dict[str, float]) -> dict[str, float]:
     export += seconds
     out["ruleset"], out["export"] = ruleset, export
     out["store"], _ = common.timed(lambda: store(tournament, computed, now, recheck_at))
+    out["figures"], _ = common.timed(lambda: store_figures(tournament, facts))
     return out
 
 
@@ -205,7 +211,8 @@ def after_one_result(tournament_id: int, repeat: int) -> dict[str, float]:
         save_one_result(tournament_id, 2 * step + 1)
         with CaptureQueriesContext(connection) as captured:
             wholes.append(common.timed_cpu(lambda: recompute(tournament_id))[:2])
-    out = {f"one_{key}": statistics.median(s[key] for s in steps) for key in ("load", "ruleset", "export", "store")}
+    out = {f"one_{key}": statistics.median(s[key] for s in steps) for key in ("load", "ruleset", "export", "store",
+                                                                              "figures")}
     out["one_whole"] = statistics.median(w for w, _ in wholes)
     out["one_whole_cpu"] = statistics.median(c for _, c in wholes)
     out["one_queries"] = len(captured)
@@ -245,6 +252,7 @@ def measure(label: str, document: dict, repeat: int, incremental: bool = False) 
                       ruleset=statistics.median(s["ruleset"] for s in steps),
                       export=statistics.median(s["export"] for s in steps),
                       store=statistics.median(s["store"] for s in steps),
+                      figures=statistics.median(s["figures"] for s in steps),
                       whole=whole, raw=raw, snapshot_bytes=snapshot_bytes, queries=len(captured),
                       whole_cpu=whole_cpu, **one)
     finally:
@@ -298,19 +306,20 @@ def league_table(results: list[Result]) -> str:
     rows = []
     for r in results:
         rows.append([f"{r.games:,}", f"{r.rows:,}", f"{r.imported:.2f} s", common.ms(r.load), common.ms(r.ruleset),
-                     common.ms(r.export), common.ms(r.store), common.ms(r.whole), common.ms(r.whole_cpu),
+                     common.ms(r.export), common.ms(r.store), common.ms(r.figures), common.ms(r.whole), common.ms(r.whole_cpu),
                      common.ms(r.raw), f"{r.ratio:.1f}x", r.queries, f"{r.snapshot_bytes / 1024:,.0f} KB"])
-    return common.table(["games", "seats", "import", "load", "ruleset", "export", "store", "whole", "whole CPU",
+    return common.table(["games", "seats", "import", "load", "ruleset", "export", "store", "figures", "whole", "whole CPU",
                          "raw SQL", "whole/raw", "queries", "snapshots"], rows)
 
 
 def one_result_table(results: list[Result]) -> str:
     rows = [[f"{r.games:,}", common.ms(r.one_load), common.ms(r.one_ruleset), common.ms(r.one_export),
-             common.ms(r.one_store), common.ms(r.one_whole), common.ms(r.one_whole_cpu), common.ms(r.raw),
+             common.ms(r.one_store), common.ms(r.one_figures), common.ms(r.one_whole), common.ms(r.one_whole_cpu), common.ms(r.raw),
              f"{r.one_whole / r.raw if r.raw else float('inf'):.1f}x", r.one_queries,
              "yes" if r.games >= _cache_min_games() else "no (below FACTS_CACHE_MIN_GAMES)"]
             for r in results]
-    return common.table(["games", "load", "ruleset", "export", "store", "whole", "whole CPU", "raw SQL", "whole/raw",
+    return common.table(["games", "load", "ruleset", "export", "store", "figures", "whole", "whole CPU", "raw SQL",
+                         "whole/raw",
                          "queries", "games cached"], rows)
 
 
@@ -323,7 +332,7 @@ def _cache_min_games() -> int:
 def growth(results: list[Result]) -> list[str]:
     """Each step's cost per 1,000 games at every size: flat means linear growth."""
     lines = ["   per 1,000 games (flat = linear growth):"]
-    for attr in ("load", "ruleset", "export", "store", "whole", "raw"):
+    for attr in ("load", "ruleset", "export", "store", "figures", "whole", "raw"):
         per = [getattr(r, attr) / r.games * 1000 for r in results if r.games]
         lines.append(f"     {attr:8} " + "  ".join(f"{common.ms(v):>11}" for v in per))
     return lines
@@ -380,9 +389,10 @@ def other_rulesets(short: bool) -> list[Result]:
 
 def others_table(results: list[Result]) -> str:
     rows = [[r.label, f"{r.games:,}", f"{r.rows:,}", common.ms(r.load), common.ms(r.ruleset), common.ms(r.export),
-             common.ms(r.store), common.ms(r.whole), common.ms(r.raw), f"{r.ratio:.1f}x", r.queries]
-            for r in results]
-    return common.table(["tournament", "games/tours", "seats/masks", "load", "ruleset", "export", "store", "whole",
+             common.ms(r.store), common.ms(r.figures), common.ms(r.whole), common.ms(r.raw), f"{r.ratio:.1f}x",
+             r.queries] for r in results]
+    return common.table(["tournament", "games/tours", "seats/masks", "load", "ruleset", "export", "store", "figures",
+                         "whole",
                          "raw SQL", "whole/raw", "queries"], rows)
 
 

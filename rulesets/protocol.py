@@ -25,6 +25,8 @@ WindowClosings = Callable[[TournamentFacts, dt.datetime], list[dt.datetime]]
 DecisionDeadline = Callable[[TournamentFacts, Decision], "dt.datetime | None"]
 SeatPoints = Callable[[TournamentFacts, str], dict[tuple[int, str], tuple[Fraction, str]]]
 TourTable = Callable[[TournamentFacts, int], dict[str, Any]]
+GamePoints = tuple[tuple[str, Fraction, str], ...]  # (nick, points, reason) of each seat of one game
+GamePointsByNumber = Callable[[TournamentFacts, str], Mapping[int, GamePoints]]
 ViolationCloses = Callable[[Mapping[str, Any], dt.datetime], dt.datetime]
 GameViolations = Callable[[TournamentFacts, str, int], frozenset[tuple[str, str, "str | None"]]]
 FilerCheck = Callable[[str, "str | None", str, Collection[str]], list[Problem]]
@@ -106,7 +108,10 @@ class Ruleset:
       ``"tours"`` of questions (masks, CHGK-12).
     - Optional extras (``None`` when the ruleset has none):
       ``seat_points(facts, stage_key)``: ``{(game number, nick): (points,
-      reason)}`` of a Mafia stage (GP-14, FL-13, CB-8..CB-10); ``tour_table(facts,
+      reason)}`` of a Mafia stage (GP-14, FL-13, CB-8..CB-10); ``game_points(facts,
+      stage_key)``: the same per game, ``{number: ((nick, points, reason), ...)}``, the same tuple object for a
+      game whose judgement did not change since the last call (the shell then reuses what it derived from it;
+      without it the shell groups ``seat_points``); ``tour_table(facts,
       tour_number)``: a ChGK tour's masks, ratings, places and points
       (CHGK-12..CHGK-15); ``forget(slug)``: drop what the ruleset keeps of a
       tournament between computations (the family league's ledger), so that its
@@ -126,6 +131,7 @@ class Ruleset:
     appeal_policy: AppealPolicy
     rounds: str = "games"
     seat_points: SeatPoints | None = None
+    game_points: GamePointsByNumber | None = None
     tour_table: TourTable | None = None
     forget: Callable[[str], None] | None = None
     rule_constants: Mapping[str, Any] = field(default_factory=dict)

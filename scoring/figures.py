@@ -1,90 +1,192 @@
-"""Per-game and per-tour figures the recompute job stores beside the snapshots (issue 15, item 5).
+"""Per-game and per-tour figures, stored in the database by the recompute that stores the standings.
 
-A seat's points (Mafia ``seat_points``) and a tour's matrix (ChGK
-``tour_table``) are computed by the job from the facts it has just loaded,
-after the snapshots are stored (the table shows first), and kept in Django's
-cache under keys that hold the facts version: a change of facts makes new
-keys, so a stored value is never stale. Pages only read them
-(``portal.views.figures``); a value not stored yet reads as missing, and the
-page says the figures are being computed.
+A seat's points (Mafia ``seat_points``) and a tour's matrix (ChGK ``tour_table``) are computed from the facts
+the recompute has just loaded and stored as ``PageFigures`` rows in the same transaction as the snapshots
+(design.md principle 3): whichever process computed them, every process reads them. A stage's games are kept
+``BLOCK`` to a row, so a page reads one small row and a 10,000-game stage stores 100; a recompute rewrites only
+the rows whose figures changed (their digest) and stamps the others with the new facts version in one update.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+import hashlib
+import json
+import threading
+from collections import OrderedDict, defaultdict
+from dataclasses import dataclass
 from typing import Any
 
-from django.core.cache import cache
+from django.db.models import Q
 
 import rulesets
 from rulesets.base import RulesetError, round2
 from rulesets.facts import TournamentFacts
+from scoring.models import PageFigures
 from tournaments.models import Tournament
 from tournaments.serialize import jsonable
 
-TIMEOUT = 7 * 24 * 3600
-BLOCK = 100  # games per cache entry: a page reads one small entry, a 10,000-game stage stores 100
+BLOCK = 100  # games per stored row
+SEATS = "seats"
+TOUR = "tour"
+
+Key = tuple[str, str, int]  # kind, stage key, block
 
 
-def _prefix(tournament: Tournament, facts_version: int) -> str:
-    created = int(tournament.created_at.timestamp() * 1_000_000) if tournament.created_at else 0
-    return f"pages:{tournament.pk}:{created}:{facts_version}"
+@dataclass
+class _Block:
+    """What this process derived last from one block of games: the ruleset's per-game objects it came from."""
+
+    games: tuple[tuple[int, Any], ...]
+    digest: str
+    data: dict[str, list]
 
 
-def seat_key(tournament: Tournament, facts_version: int, stage_key: str, block: int) -> str:
-    """The cache key of games ``block * BLOCK`` .. ``block * BLOCK + BLOCK - 1`` of a stage."""
-    return f"{_prefix(tournament, facts_version)}:seats:{stage_key}:{block}"
+class _Derived:
+    """Blocks this process derived, per tournament: a speed-up only (``store_figures`` compares the stored
+    digest too, so a block another process wrote differently is derived again)."""
+
+    kept: OrderedDict[int, dict[tuple[str, int], _Block]] = OrderedDict()
+    lock = threading.Lock()
+    TOURNAMENTS = 4
+
+    @classmethod
+    def of(cls, tournament_id: int) -> dict[tuple[str, int], _Block]:
+        with cls.lock:
+            blocks = cls.kept.pop(tournament_id, {})
+            cls.kept[tournament_id] = blocks
+            while len(cls.kept) > cls.TOURNAMENTS:
+                cls.kept.popitem(last=False)
+            return blocks
 
 
-def tour_key(tournament: Tournament, facts_version: int, number: int) -> str:
-    return f"{_prefix(tournament, facts_version)}:tour:{number}"
+def _games_by_number(ruleset: Any, facts: TournamentFacts, stage: Any) -> dict[int, Any]:
+    """number -> the ruleset's ((nick, points, reason), ...) of each game of the stage (none: an empty tuple)."""
+    try:
+        if ruleset.game_points is not None:
+            by_game = dict(ruleset.game_points(facts, stage.key))
+        else:
+            grouped: dict[int, list] = defaultdict(list)
+            for (number, nick), (points, reason) in ruleset.seat_points(facts, stage.key).items():
+                grouped[number].append((nick, points, reason))
+            by_game = {number: tuple(entries) for number, entries in grouped.items()}
+    except RulesetError:
+        by_game = {}
+    for game in stage.games:
+        by_game.setdefault(game.number, ())
+    return by_game
 
 
-def store_figures(tournament: Tournament, facts: TournamentFacts) -> int:
-    """Compute and store every game's seat points and every tour's table; returns the entries written.
+def _seat_blocks(tournament_id: int, ruleset: Any, facts: TournamentFacts, stored: dict[Key, str]
+                 ) -> dict[Key, tuple[str, dict[str, list] | None]]:
+    """(seats, stage, block) -> (digest, data); data None for a block derived from the same games as the stored
+    row (nothing to write)."""
+    derived = _Derived.of(tournament_id)
+    out: dict[Key, tuple[str, dict[str, list] | None]] = {}
+    fresh: dict[tuple[str, int], _Block] = {}
+    for stage in facts.stages:
+        blocks: dict[int, list[tuple[int, Any]]] = defaultdict(list)
+        for number, entries in sorted(_games_by_number(ruleset, facts, stage).items()):
+            blocks[number // BLOCK].append((number, entries))
+        for block, games in blocks.items():
+            key = (SEATS, stage.key, block)
+            last = derived.get((stage.key, block))
+            if last is not None and len(last.games) == len(games) and all(
+                    a[0] == b[0] and a[1] is b[1] for a, b in zip(last.games, games)):
+                fresh[(stage.key, block)] = last
+                out[key] = (last.digest, None if stored.get(key) == last.digest else last.data)
+                continue
+            data = {str(number): [[nick, round2(points), reason] for nick, points, reason in entries]
+                    for number, entries in games}
+            item = fresh[(stage.key, block)] = _Block(tuple(games), _digest(data), data)
+            out[key] = (item.digest, None if stored.get(key) == item.digest else data)
+    derived.clear()
+    derived.update(fresh)
+    return out
 
-    ``facts`` were loaded at ``tournament.facts_version`` (the job's consistent read).
-    """
+
+def compute_figures(facts: TournamentFacts) -> dict[Key, Any]:
+    """Every game's seat points (``{number: [[nick, points, reason], ...]}`` per block) and every tour's table."""
     ruleset = rulesets.get(facts.ruleset)
-    payload: dict[str, Any] = {}
+    payload: dict[Key, Any] = {}
     if ruleset.seat_points is not None:
         for stage in facts.stages:
-            try:
-                raw = ruleset.seat_points(facts, stage.key)
-            except RulesetError:
-                raw = {}
-            by_game: dict[int, list] = defaultdict(list)
-            for (number, nick), (points, reason) in raw.items():
-                by_game[number].append((nick, round2(points), reason))
-            for number in {g.number for g in stage.games} | set(by_game):
-                key = seat_key(tournament, tournament.facts_version, stage.key, number // BLOCK)
-                payload.setdefault(key, {})[number] = by_game.get(number, [])
+            for number, entries in _games_by_number(ruleset, facts, stage).items():
+                payload.setdefault((SEATS, stage.key, number // BLOCK), {})[str(number)] = [
+                    [nick, round2(points), reason] for nick, points, reason in entries]
+    payload.update(_tour_tables(ruleset, facts))
+    return payload
+
+
+def _tour_tables(ruleset: Any, facts: TournamentFacts) -> dict[Key, Any]:
+    out: dict[Key, Any] = {}
     if ruleset.tour_table is not None:
         for stage in facts.stages:
             for tour in stage.tours:
                 try:
-                    payload[tour_key(tournament, tournament.facts_version, tour.number)] = jsonable(
-                        ruleset.tour_table(facts, tour.number))
+                    out[(TOUR, "", tour.number)] = jsonable(ruleset.tour_table(facts, tour.number))
                 except RulesetError:
                     continue
-    cache.set_many(payload, timeout=TIMEOUT)
-    return len(payload)
+    return out
 
 
-def stored_seat_points(tournament: Tournament, wanted: dict[str, list[int]]
-                       ) -> dict[str, dict[int, list]] | None:
-    """stage -> game number -> [(nick, points, reason)] as stored; None when any wanted block is not stored."""
-    keys = {(stage_key, number // BLOCK): seat_key(tournament, tournament.facts_version, stage_key, number // BLOCK)
-            for stage_key, numbers in wanted.items() for number in numbers}
-    found = cache.get_many(list(set(keys.values())))
-    if len(found) < len(set(keys.values())):
-        return None
+def _digest(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def store_figures(tournament: Tournament, facts: TournamentFacts) -> int:
+    """Store the figures of ``facts`` (loaded at ``tournament.facts_version``); returns the rows written.
+
+    Run inside the recompute's transaction, after the snapshots. Unchanged rows only take the new version: a
+    block of games is derived again only when the ruleset judged one of its games anew (``game_points``)."""
+    version = tournament.facts_version
+    rows = list(PageFigures.objects.filter(tournament=tournament).values_list(
+        "pk", "kind", "stage_key", "block", "digest", "facts_version"))
+    if any(row[5] > version for row in rows):  # a recompute of newer facts has stored its figures already
+        return 0
+    stored = {(kind, stage_key, block): (pk, digest) for pk, kind, stage_key, block, digest, _v in rows}
+    ruleset = rulesets.get(facts.ruleset)
+    figures: dict[Key, tuple[str, Any]] = {}
+    if ruleset.seat_points is not None:
+        figures.update(_seat_blocks(tournament.pk, ruleset, facts, {k: v[1] for k, v in stored.items()}))
+    for key, value in _tour_tables(ruleset, facts).items():
+        figures[key] = (_digest(value), value)
+    new, changed = [], []
+    for key, (digest, value) in figures.items():
+        known = stored.get(key)
+        if known is None:
+            new.append(PageFigures(tournament=tournament, kind=key[0], stage_key=key[1], block=key[2],
+                                   facts_version=version, digest=digest, data=value))
+        elif known[1] != digest:
+            changed.append(PageFigures(pk=known[0], facts_version=version, digest=digest, data=value))
+    gone = [pk for key, (pk, _digest_) in stored.items() if key not in figures]
+    if gone:
+        PageFigures.objects.filter(pk__in=gone).delete()
+    if changed:
+        PageFigures.objects.bulk_update(changed, ["facts_version", "digest", "data"], batch_size=100)
+    if new:
+        PageFigures.objects.bulk_create(new, batch_size=100)
+    PageFigures.objects.filter(tournament=tournament).exclude(facts_version=version).update(facts_version=version)
+    return len(new) + len(changed)
+
+
+def stored_seat_points(tournament: Tournament, wanted: dict[str, list[int]]) -> dict[str, dict[int, list]]:
+    """stage -> game number -> [[nick, points, reason]] as stored, in one query; a game not stored has none."""
+    blocks = Q()
+    for stage_key, numbers in wanted.items():
+        blocks |= Q(stage_key=stage_key, block__in={number // BLOCK for number in numbers})
+    found = {(stage_key, block): data for stage_key, block, data in PageFigures.objects.filter(
+        blocks, tournament=tournament, kind=SEATS).values_list("stage_key", "block", "data")}
     out: dict[str, dict[int, list]] = {}
     for stage_key, numbers in wanted.items():
         for number in numbers:
-            out.setdefault(stage_key, {})[number] = found[keys[(stage_key, number // BLOCK)]].get(number, [])
+            games = found.get((stage_key, number // BLOCK))
+            if games is not None and str(number) in games:
+                out.setdefault(stage_key, {})[number] = games[str(number)]
     return out
 
 
 def stored_tour_table(tournament: Tournament, number: int) -> dict[str, Any] | None:
-    return cache.get(tour_key(tournament, tournament.facts_version, number))
+    """The stored table of tour ``number`` (None when the recompute stored none: the tour is not played)."""
+    return PageFigures.objects.filter(tournament=tournament, kind=TOUR, stage_key="", block=number).values_list(
+        "data", flat=True).first()

@@ -53,3 +53,30 @@ class RecomputeRun(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} v{self.facts_version} {'ok' if self.ok else 'failed'}"
+
+
+class PageFigures(models.Model):
+    """Figures a page shows beside the standings, stored by the same recompute (design.md principle 3).
+
+    ``kind`` "seats": the seat points of games ``block * BLOCK`` .. ``block * BLOCK + BLOCK - 1`` of stage
+    ``stage_key`` (``scoring.figures``); "tour": the table of tour number ``block``. ``facts_version`` is the
+    version they were computed from; ``digest`` lets a recompute rewrite only the rows whose figures changed.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="page_figures",
+                                   verbose_name=_("tournament"))
+    kind = models.CharField(_("kind"), max_length=8)
+    stage_key = models.CharField(_("stage"), max_length=40, blank=True)
+    block = models.PositiveIntegerField(_("block"))
+    facts_version = models.PositiveBigIntegerField(_("facts version"))
+    digest = models.CharField(_("digest"), max_length=40)
+    data = models.JSONField(_("figures"))
+
+    class Meta:
+        verbose_name = _("page figures")
+        verbose_name_plural = _("page figures")
+        constraints = [models.UniqueConstraint(fields=["tournament", "kind", "stage_key", "block"],
+                                               name="unique_page_figures")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} {self.kind} {self.stage_key}:{self.block} v{self.facts_version}"

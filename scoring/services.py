@@ -128,8 +128,10 @@ def recompute(tournament_id: int, *, now: dt.datetime | None = None, force: bool
             with gc_paused(keep=True):  # the facts and the ledger are kept for the next recompute
                 tournament, facts = load_consistent(tournament_id)
                 computed = compute_all(facts, now)
-            recheck_at = next_recheck(facts, now)
-            store(tournament, computed, now, recheck_at)
+                recheck_at = next_recheck(facts, now)
+                with transaction.atomic():  # the table and the figures its pages show, one version
+                    store(tournament, computed, now, recheck_at)
+                    figures.store_figures(tournament, facts)
             if facts.appeals:  # a verdict recorded since the facts were read carries a newer version: it waits
                 appeal_effects.settle(tournament, {c.stage_key: c.export for c in computed})
         except Exception as exc:
@@ -357,13 +359,3 @@ def current_export(tournament: Tournament, stage_key: str | None = None,
     facts = load_facts(tournament)
     standings = rulesets.get(facts.ruleset).compute(facts, stage_key, now or timezone.now())
     return export_standings(facts, standings)
-
-
-def refresh_figures(tournament_id: int) -> int:
-    """Store the per-game and per-tour figures of the tournament's current facts (``scoring.figures``).
-
-    Run as its own job after each recompute, so that the table never waits for them.
-    """
-    with gc_paused(keep=True):  # the facts are kept for the next recompute
-        tournament, facts = load_consistent(tournament_id)
-        return figures.store_figures(tournament, facts)

@@ -14,10 +14,8 @@ idle); the saves made while a job waits or runs coalesce on the per-tournament q
 a burst of saves on an idle queue makes one run, not two; a job that waited that long in the queue already
 starts at once, and so does a job behind which others wait (``others_waiting``): a worker with work to do
 loses no time to the wait (one solo worker at 10 saves a second across 50 tournaments spent a third of its time
-in it, fell behind, and then its tables were seconds late). The per-game figures that follow a changed table are
-coalesced the same way and sent at the lowest priority, so that every waiting table is recomputed before any
-figures: the Redis transport serves priority 0 (the tables) before priority 9 across all the queues a worker
-consumes, so no worker needs another ``-Q``.
+in it, fell behind, and then its tables were seconds late). The per-game and per-tour figures the pages show are
+stored by the same recompute, in the same transaction as the table (``scoring.figures``).
 """
 
 from __future__ import annotations
@@ -32,15 +30,12 @@ from django.utils import timezone
 
 from scoring import services
 from scoring.models import StandingsSnapshot
-from scoring.services import recompute, refresh_figures
+from scoring.services import recompute
 
 log = logging.getLogger(__name__)
 
 QUEUED_KEY = "recompute-queued:{}"
 QUEUED_TTL = 120
-FIGURES_KEY = "figures-queued:{}"
-# kombu's Redis transport: 0 (the default, the tables' jobs) is served first, 9 last
-FIGURES_PRIORITY = 9
 
 
 class BrokerState:
@@ -77,11 +72,7 @@ def enqueue(tournament_id: int) -> None:
 
 
 def recompute_inline(tournament_id: int) -> bool:
-    """The fallback for an unreachable broker: recompute here and now; False when it failed or was not needed.
-
-    The per-game figures (``store_figures``) are left to the next queued recompute: they live in the cache,
-    which is most likely as unreachable as the broker it shares Redis with.
-    """
+    """The fallback for an unreachable broker: recompute here and now; False when it failed or was not needed."""
     try:
         return recompute(tournament_id)
     except Exception:  # noqa: BLE001 - the save is committed; the table stays marked stale for the sweep
@@ -101,19 +92,13 @@ def recompute_standings(self, tournament_id: int, queued_at: float | None = None
     if wait and not others_waiting(self.app, (self.request.delivery_info or {}).get("routing_key")):
         time.sleep(wait)
     cache.delete(QUEUED_KEY.format(tournament_id))
-    changed = recompute(tournament_id)
-    if changed:
-        enqueue_figures(tournament_id)
-    return changed
+    return recompute(tournament_id)
 
 
 def others_waiting(app, queue: str | None = None) -> bool:
     """Whether other jobs wait in the worker's queue (the broker's count of its messages); False when there is
     no broker (eager tasks) or it cannot tell in time.
-
-    Waiting figures count too: they are work for the worker. Counting only the tables' jobs (Redis keeps them in
-    a list of their own) let one worker sleep out its waits again on a game evening, its tables 0.3-2.1 s late
-    instead of 0.12 s, measured twice (issue 20, item 4)."""
+"""
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return False
     try:
@@ -131,28 +116,6 @@ def coalescing_wait(queued_at: float, now: float | None = None) -> float:
     countdown = settings.RECOMPUTE_COUNTDOWN
     elapsed = (time.time() if now is None else now) - queued_at
     return min(countdown, max(0.0, countdown - elapsed))
-
-
-def enqueue_figures(tournament_id: int) -> None:
-    """Queue ``store_figures`` at the lowest priority unless it already waits; never raises.
-
-    The table is stored already: a figures job that cannot be queued comes with the next recompute.
-    """
-    key = FIGURES_KEY.format(tournament_id)
-    if not cache.add(key, 1, QUEUED_TTL):
-        return
-    try:
-        store_figures.apply_async(args=[tournament_id], priority=FIGURES_PRIORITY)
-    except Exception:  # noqa: BLE001 - the table is stored; the figures come with the next recompute
-        cache.delete(key)
-        log.warning("could not queue the figures of tournament %s", tournament_id, exc_info=True)
-
-
-@shared_task(acks_late=True)
-def store_figures(tournament_id: int) -> int:
-    """Seat points and tour tables of the facts just recomputed, for the game and tour pages (after the table)."""
-    cache.delete(FIGURES_KEY.format(tournament_id))
-    return refresh_figures(tournament_id)
 
 
 @shared_task

@@ -8,8 +8,6 @@ from pathlib import Path
 
 import pytest
 from django.core.cache import cache
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import Player
@@ -488,9 +486,9 @@ def test_game_page_shows_recorded_penalties_where_the_ruleset_lists_none(client,
     assert "FP-9" in html and "insults" in html
 
 
-def test_game_seat_points_come_from_what_the_job_stored_never_computed_in_the_request(client, league, monkeypatch):
-    """Issue 15 (item 5): the page reads the seat points the recompute job stored for the facts version; the
-    request never runs the ruleset, and after a change of facts it says they are being computed."""
+def test_game_seat_points_are_read_from_the_database_never_computed_in_the_request(client, league, monkeypatch):
+    """design.md principle 3: the page reads the seat points the recompute stored in the database; the request
+    never runs the ruleset, and no process's cache is needed (it is emptied before each request)."""
     import dataclasses
 
     import rulesets
@@ -503,15 +501,32 @@ def test_game_seat_points_come_from_what_the_job_stored_never_computed_in_the_re
 
     monkeypatch.setitem(rulesets._REGISTRY, league.ruleset,
                         dataclasses.replace(stored, seat_points=computed_in_the_request))
-    html = text(get(client, game_url(game), "en"))
-    assert "being computed" not in html
-    with CaptureQueriesContext(connection) as first:
-        get(client, game_url(game))
+    cache.clear()
+    response = get(client, game_url(game), "en")
+    assert response.context["has_points"] and not response.context["figures"].pending
+    assert any(seat.points is not None for seat in response.context["seats"])
+
+
+def test_updating_is_shown_only_while_a_recompute_of_the_new_version_is_queued_or_running(client, league):
+    """design.md principle 3: the figures lag the facts; "updating" is true only while a recompute waits or runs."""
+    from scoring.models import RecomputeRun
+    from scoring.tasks import QUEUED_KEY
+
+    game = Game.objects.get(stage__tournament=league, number=2)
+    notice = 'data-live-pending hidden'
+    assert notice in get(client, game_url(game), "en").content.decode()
     Tournament.objects.filter(pk=league.pk).update(facts_version=league.facts_version + 1)
-    with CaptureQueriesContext(connection) as changed:
-        html = text(get(client, game_url(game), "en"))
-    assert len(changed) == len(first)
-    assert "Seat points are being computed" in html
+    lagging = get(client, game_url(game), "en")
+    assert not lagging.context["figures"].pending and lagging.context["has_points"], "nothing queued: no claim"
+    cache.set(QUEUED_KEY.format(league.pk), 1, 60)
+    queued = get(client, game_url(game), "en")
+    assert queued.context["figures"].pending and notice not in queued.content.decode()
+    cache.clear()
+    run = RecomputeRun.objects.create(tournament=league, facts_version=league.facts_version + 1,
+                                      started_at=timezone.now())
+    assert get(client, game_url(game), "en").context["figures"].pending, "a running recompute"
+    RecomputeRun.objects.filter(pk=run.pk).update(finished_at=timezone.now())
+    assert not get(client, game_url(game), "en").context["figures"].pending
 
 
 def test_unknown_games_and_stages_are_404(client, league):

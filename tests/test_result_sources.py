@@ -8,10 +8,19 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from django.utils import translation
 
 from rulesets.chgk_tour_points.tours import average_place, shared_places
 from tournaments.sources.chgk_rating import decode, parse_rating_results
 from tournaments.sources.mafiaonline_log import parse_game_log
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """The refusals are checked in English, whatever language an earlier test left active."""
+    with translation.override("en"):
+        yield
+
 
 REAL = Path(__file__).resolve().parent / "data" / "real"
 LOGS = REAL / "mafiaonline" / "logs"

@@ -1,7 +1,6 @@
-"""How recompute jobs are queued so that workers scale out (issue 20, item 4; ``scoring.tasks``).
+"""How recompute jobs are queued so that workers scale out (``scoring.tasks``).
 
-No ETA (a worker would hold such jobs while another idles): the coalescing wait happens inside the job; the
-figures after a changed table are coalesced per tournament and sent at the lowest priority, behind every table.
+No ETA (a worker would hold such jobs while another idles): the coalescing wait happens inside the job.
 """
 
 from __future__ import annotations
@@ -61,7 +60,6 @@ def test_a_job_keeps_the_queued_key_while_it_waits_then_frees_it(settings, monke
     key = tasks.QUEUED_KEY.format(tournament.pk)
     seen: list[object] = []
     monkeypatch.setattr(tasks.time, "sleep", lambda seconds: seen.append((seconds, cache.get(key))))
-    monkeypatch.setattr(tasks, "enqueue_figures", lambda tournament_id: None)
     cache.set(key, 1, 60)
     tasks.recompute_standings.run(tournament.pk, time.time())
     (waited, key_then), = seen
@@ -69,53 +67,18 @@ def test_a_job_keeps_the_queued_key_while_it_waits_then_frees_it(settings, monke
     assert cache.get(key) is None
 
 
-@pytest.mark.django_db(transaction=True)
-def test_changed_tables_queue_their_figures_once_at_the_lowest_priority(settings, monkeypatch):
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    tournament = import_document(example("chgk_tour_points"))
-    sent = Sent()
-    monkeypatch.setattr(tasks.store_figures, "apply_async", sent)
-    cache.delete(tasks.FIGURES_KEY.format(tournament.pk))
-    for _ in range(3):
-        Tournament.objects.filter(pk=tournament.pk).update(facts_version=F("facts_version") + 1)
-        assert tasks.recompute_standings.run(tournament.pk) is True
-    assert tasks.recompute_standings.run(tournament.pk) is False
-    assert sent.calls == [((), {"args": [tournament.pk], "priority": tasks.FIGURES_PRIORITY})]
-    monkeypatch.setattr(tasks, "refresh_figures", lambda tournament_id: 0)
-    tasks.store_figures.run(tournament.pk)
-    assert cache.get(tasks.FIGURES_KEY.format(tournament.pk)) is None, "the next changed table queues them again"
-
-
-@pytest.mark.django_db(transaction=True)
-def test_figures_that_cannot_be_queued_free_their_key(settings, monkeypatch):
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    tournament = import_document(example("chgk_tour_points"))
-
-    def refuse(*args, **kwargs):
-        raise OSError("Connection refused")
-
-    monkeypatch.setattr(tasks.store_figures, "apply_async", refuse)
-    Tournament.objects.filter(pk=tournament.pk).update(facts_version=F("facts_version") + 1)
-    assert tasks.recompute_standings.run(tournament.pk) is True
-    assert cache.get(tasks.FIGURES_KEY.format(tournament.pk)) is None
-
-
-def test_the_broker_serves_a_table_before_figures_queued_earlier(real_services, settings):
-    """Redis: priority 0 before 9, across the queues a worker consumes; no worker needs another ``-Q``."""
+def test_a_table_job_is_sent_without_an_eta(real_services, settings):
+    """Redis: the job waits in the broker, not in a worker that read it early (no ETA)."""
     tournament = import_document(example("chgk_tour_points"))
     recompute(tournament.pk, force=True)
-    cache.delete(tasks.FIGURES_KEY.format(tournament.pk))
     cache.delete(tasks.QUEUED_KEY.format(tournament.pk))
     celery_app.control.purge()  # the import's own job
-    tasks.enqueue_figures(tournament.pk)
     tasks.enqueue(tournament.pk)
     with celery_app.connection_for_read() as connection:
         channel = connection.default_channel
         first = channel.basic_get(settings.CELERY_TASK_DEFAULT_QUEUE, no_ack=True)
-        second = channel.basic_get(settings.CELERY_TASK_DEFAULT_QUEUE, no_ack=True)
         assert channel.basic_get(settings.CELERY_TASK_DEFAULT_QUEUE, no_ack=True) is None
     assert first.headers["task"] == "scoring.tasks.recompute_standings"
-    assert second.headers["task"] == "scoring.tasks.store_figures"
     assert "eta" not in first.headers or first.headers["eta"] is None
 
 
@@ -139,7 +102,6 @@ def test_a_job_with_others_waiting_behind_it_starts_at_once(real_services, setti
     celery_app.control.purge()  # the imports' own jobs
     slept: list[float] = []
     monkeypatch.setattr(tasks.time, "sleep", slept.append)
-    monkeypatch.setattr(tasks, "enqueue_figures", lambda tournament_id: None)
     assert not tasks.others_waiting(celery_app)
     tasks.recompute_standings.run(tournament.pk, time.time())
     assert len(slept) == 1 and 0.2 < slept[0] <= 0.3, "an idle queue: the job waits for the burst"

@@ -26,7 +26,7 @@ def tournament_links(tournament: Any, user: Any) -> list[Link]:
     links = [Link(_("Player rankings"), reverse("cb-players", args=[tournament.slug]))]
     if not is_signed_in(user):
         return links  # the schedules are for signed-in readers: an anonymous reload of the table reads no stage
-    return links + [Link(f"{_('Stage schedule')}: {stage_label(stage.key)}",
+    return links + [Link(_("Stage schedule: %(stage)s") % {"stage": stage_label(stage.key)},
                          reverse("stage-schedule", args=[tournament.slug, stage.key]), signed_in=True,
                          allowed=lambda reader: can_enter_results(reader, tournament))  # its view's check
                     for stage in tournament.stages.all()]

@@ -26,10 +26,10 @@ def tournament_links(tournament: Any, user: Any) -> list[Link]:
     links = [Link(_("Finalists"), reverse("gp-finalists", args=[tournament.slug]))]
     committee = can_record_decisions(user, tournament)
     for stage in tournament.stages.all():
-        links.append(Link(f"{_('Registration')}: {stage_label(stage.key)}",
+        links.append(Link(_("Registration: %(stage)s") % {"stage": stage_label(stage.key)},
                           reverse("gp-registration", args=[tournament.slug, stage.key])))
         if committee:
-            links.append(Link(f"{_('Committee')}: {stage_label(stage.key)}", committee_url(tournament, stage.key),
+            links.append(Link(_("Committee: %(stage)s") % {"stage": stage_label(stage.key)}, committee_url(tournament, stage.key),
                               signed_in=True))
     return links
 

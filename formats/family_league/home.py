@@ -38,7 +38,7 @@ def tournament_links(tournament: Any, user: Any) -> list[Link]:
     links.append(Link(_("Qualifying groups"), reverse("family-groups", args=[tournament.slug]), signed_in=True,
                       allowed=lambda reader: can_manage_calendar(reader, tournament)))
     for stage in tournament.stages.all():
-        links.append(Link(f"{_('Calendar')}: {stage_label(stage.key)}",
+        links.append(Link(_("Calendar: %(stage)s") % {"stage": stage_label(stage.key)},
                           reverse("family-calendar", args=[tournament.slug, stage.key]), signed_in=True,
                           allowed=lambda reader: can_manage_calendar(reader, tournament)))
     return links

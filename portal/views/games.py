@@ -15,7 +15,7 @@ from accounts.zones import zone_caption, zones_caption
 from appeals.filing import tour_window
 from portal.labels import PENALTY_KINDS, SIDES, label, reason_text
 from portal.views.common import TeamIndex
-from portal.views.figures import seat_points, tour_table
+from portal.views.figures import figures_state, seat_points, tour_table
 from rulesets.facts import SIDE_OF_ROLE
 from scoring.models import StandingsSnapshot
 from tournaments.models import (
@@ -92,7 +92,6 @@ def game_view(request: HttpRequest, slug: str, stage_key: str, number: int) -> H
                              stage__key=stage_key, number=number)
     seats = list(game.seats.select_related("player", "team").order_by("order", "pk"))
     points = seat_points(tournament, stage_key, [number]).get(number)
-    figures_pending = points is None and rulesets.get(tournament.ruleset).seat_points is not None
     points = points or {}
     teams: dict[str, dict[str, Any]] = {}
     for seat in seats:
@@ -113,7 +112,7 @@ def game_view(request: HttpRequest, slug: str, stage_key: str, number: int) -> H
         "penalties": _penalty_rows(game, violations), "annulled": annulled,
         "decisions": decision_rows(request, tournament, game),
         "appealable_violations": rulesets.get(tournament.ruleset).appeal_policy.detected_violations,
-        "has_points": bool(points), "figures_pending": figures_pending, "zone": zone_caption(tournament.timezone, game.scheduled_at),
+        "has_points": bool(points), "figures": figures_state(tournament), "zone": zone_caption(tournament.timezone, game.scheduled_at),
     })
 
 
@@ -179,5 +178,5 @@ def tour_view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "window": window, "sees_appellant": can_see_hidden_appellant(request.user, tournament),
         "question_rows": [{"number": n, "question": questions.get(n), "appeals": by_question.get(n, []),
                            "removed": n in removed} for n in range(1, tour.questions + 1)],
-        "figures_pending": stored is None and rulesets.get(tournament.ruleset).tour_table is not None,
+        "figures": figures_state(tournament),
     })

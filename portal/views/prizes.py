@@ -11,6 +11,7 @@ from accounts.forms import errors_as_messages
 from accounts.permissions import can_record_decisions
 from accounts.zones import zone_caption
 from portal.forms import PrizePaidForm
+from portal.labels import ITEMS, label
 from scoring import prizes
 from tournaments.models import PrizePayment, Tournament
 
@@ -40,7 +41,8 @@ def prizes_view(request: HttpRequest, slug: str) -> HttpResponse:
     stages = []
     for stage_key, awards in prizes.awards_by_stage(tournament):
         rows = [{**award, "payment": payments.get(prizes.award_key(stage_key, award)),
-                 "team_value": award.get("team") or "", "player_value": award.get("player") or ""}
+                 "team_value": award.get("team") or "", "player_value": award.get("player") or "",
+                 "items_text": ", ".join(str(label(ITEMS, item)) for item in award.get("items") or [])}
                 for award in awards]
         if rows:
             stages.append({"key": stage_key, "awards": rows,

@@ -22,6 +22,7 @@ from rulesets.family_league.standings import (
     compute,
     decision_deadline,
     detected_violation_deadline,
+    game_points,
     game_violations,
     rank_table,
     seat_points,
@@ -33,7 +34,7 @@ from rulesets.protocol import AppealPolicy, Ruleset
 
 __all__ = [
     "KEY", "VERSION", "STAGE_KEYS", "DEFAULT_SETTINGS", "validate_settings", "validate", "compute",
-    "appeal_deadline", "decision_deadline", "verdict_due", "seat_points", "rank_table",
+    "appeal_deadline", "decision_deadline", "verdict_due", "seat_points", "game_points", "rank_table",
     "detected_violation_deadline", "violation_windows", "game_violations", "DETECTED_VIOLATIONS", "RULESET",
 ]
 
@@ -57,6 +58,7 @@ RULESET = Ruleset(
         detected_violations=DETECTED_VIOLATIONS,  # FL-15.1..FL-15.4
     ),
     seat_points=seat_points,  # FL-13, FL-14
+    game_points=game_points,  # FL-13, FL-14 by game
     forget=ledger.forget,  # the ledger kept for incremental recomputes (issue 20)
     rule_constants=CONSTANTS,  # FL-15, FL-17, FL-19
 )

@@ -61,12 +61,13 @@ from rulesets.family_league.games import (
     penalty_team,
     stage_pools,
 )
-from rulesets.family_league.ledger import LeagueAnalysis, StageSums, analyse
+from rulesets.family_league.ledger import GameRecord, LeagueAnalysis, StageSums, analyse
 from rulesets.family_league.rounds import RoundFigures
 from rulesets.family_league.rules import detected_violation_closes, rules_of
 from rulesets.family_league.settings import DEFAULT_SETTINGS as DEFAULT_SETTINGS
 from rulesets.family_league.settings import setting
 from rulesets.family_league.settings import validate_settings as validate_settings
+from rulesets.protocol import GamePoints
 
 KEY = "family_league"
 VERSION = 1
@@ -676,3 +677,28 @@ def seat_points(facts: TournamentFacts, stage_key: str) -> dict[tuple[int, str],
     """(game number, nick) -> (points the seat earned, why) for the stage's played and technical games."""
     analysis = analyse(facts)
     return {(j.game, j.player): (j.points, j.reason) for j in analysis.seats.get(stage_key, [])}
+
+
+_game_points_kept: dict[tuple[str, str], dict[int, tuple[GameRecord, GamePoints]]] = {}
+
+
+def game_points(facts: TournamentFacts, stage_key: str) -> dict[int, GamePoints]:
+    """game number -> ((nick, points, why), ...) per seat (FL-13, FL-14), as ``seat_points`` by game.
+
+    A game whose judgement the ledger carried over (the same ``GameRecord``) gives the same tuple as at the last
+    call, so that a shell deriving figures from it can tell the games that changed (``scoring.figures``)."""
+    analysis = analyse(facts)
+    kept = _game_points_kept.get((facts.slug, stage_key), {})
+    fresh: dict[int, tuple[GameRecord, GamePoints]] = {}
+    out: dict[int, GamePoints] = {}
+    for record in analysis.records.get(stage_key, []):
+        hit = kept.get(id(record))
+        if hit is None or hit[0] is not record:
+            hit = (record, tuple((seat.player, value[0], value[1])
+                                 for seat, value in zip(record.game.seats, record.values)))
+        fresh[id(record)] = hit
+        out[record.game.number] = hit[1]
+    _game_points_kept[(facts.slug, stage_key)] = fresh
+    while len(_game_points_kept) > 4 * len(STAGE_KEYS):
+        del _game_points_kept[next(iter(_game_points_kept))]
+    return out
