@@ -25,6 +25,7 @@ from appeals.services import (
     verdict_given_late,
 )
 from scoring.models import StandingsSnapshot
+from tournaments.messages import refusal_text
 from tournaments.models import Appeal, Decision, Game, Team, Tour, Tournament
 
 
@@ -69,7 +70,7 @@ def file_view(request: HttpRequest, slug: str) -> HttpResponse:
             appeal = file_appeal(tournament, request.user, target, team=team, answer=data.get("answer", ""),
                                  argument=data["argument"], appellant=data.get("appellant", ""))
         except AppealRefused as exc:
-            error = str(exc)
+            error = refusal_text(exc)
         else:
             return redirect("appeal-detail", pk=appeal.pk)
     question = None
@@ -156,7 +157,7 @@ def verdict_view(request: HttpRequest, pk: int) -> HttpResponse:
             decide(appeal, request.user, form.cleaned_data["verdict"], reasons=form.cleaned_data["reasons"],
                    credited=credited, replacement=replacement)
         except AppealRefused as exc:
-            error = str(exc)
+            error = refusal_text(exc)
         else:
             return redirect("appeal-detail", pk=appeal.pk)
     return render(request, "appeals/verdict.html", {"appeal": appeal, "form": form, "error": error,

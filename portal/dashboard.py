@@ -38,8 +38,10 @@ from appeals.services import verdict_due
 from formats import registry
 from formats.registry import DashboardItem as Item
 from formats.registry import admin_url
+from rulesets.messages import from_data
 from scoring.models import StandingsSnapshot
 from tournaments.commands import rules_outdated
+from tournaments.labels import stage_label
 from tournaments.loader import load_facts
 from tournaments.models import (
     Appeal,
@@ -125,7 +127,7 @@ def _ties(tournament: Tournament, snapshots: list[dict]) -> list[Item]:
     out = []
     for snap in snapshots:
         details = (snap["details"] or {}).get("details") or {}
-        notes = (snap["details"] or {}).get("notes") or []
+        notes = [str(from_data(note)) for note in (snap["details"] or {}).get("notes") or []]
         stage = (snap["export"] or {}).get("stage") or snap["stage_key"]
         for tie in details.get("cut_ties") or []:
             if tie.get("settled") or not any(n.startswith(f"group {tie['group']}:") and "FL-11" in n for n in notes):
@@ -138,7 +140,7 @@ def _ties(tournament: Tournament, snapshots: list[dict]) -> list[Item]:
             for vacancy in details.get("vacancies") or []:
                 out.append(Item("ties", f"vacancy:{stage}:{vacancy['rule']}",
                                 _("%(stage)s: %(places)s finalist place(s) open, tied: %(tied)s; the committee "
-                                  "decides.") % {"stage": stage, "places": vacancy["places"],
+                                  "decides.") % {"stage": stage_label(stage), "places": vacancy["places"],
                                                   "tied": ", ".join(vacancy.get("tied") or []) or "-"},
                                 _decision_url(tournament, "qualify", stage), rule=f"{vacancy['rule']}, GP-18"))
     return out

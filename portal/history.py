@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournaments.audit import SEAT_FIELDS
+from tournaments.labels import stage_label
 from tournaments.models import AuditEntry, RoleChoice, Seat
 
 ACTIONS = {
@@ -35,6 +36,9 @@ KEYS = {
     "group": gettext_lazy("group"), "rules": gettext_lazy("rule constants"), "games": gettext_lazy("games"),
     "groups": gettext_lazy("groups"), "seed": gettext_lazy("public draw seed"),
 }
+
+
+STAGE_KEYS = ("stage", "stages", "stage_key")  # fields that hold stage keys: shown by the stage's name
 
 
 def _model(label: str) -> type[models.Model] | None:
@@ -94,6 +98,8 @@ def _text(field: models.Field | None, key: str, value: Any, names: dict[type[mod
         return str(dict(field.flatchoices).get(value, value))
     if isinstance(value, bool):
         return _yes_no(value)
+    if key in STAGE_KEYS and isinstance(value, str):
+        return stage_label(value)
     if key == "seats" and isinstance(value, list):
         return "\n".join(_seat_text(s) if isinstance(s, dict) else str(s) for s in value)
     if isinstance(value, dict):

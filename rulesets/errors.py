@@ -28,6 +28,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from rulesets.messages import join
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -45,8 +47,13 @@ def as_problems(problems: Any) -> list[Problem]:
     if isinstance(problems, Problem):
         return [problems]
     if isinstance(problems, (list, tuple)):
-        return [p if isinstance(p, Problem) else Problem("", str(p)) for p in problems]
-    return [Problem("", str(problems))]
+        return [p if isinstance(p, Problem) else Problem("", _message(p)) for p in problems]
+    return [Problem("", _message(problems))]
+
+
+def _message(value: Any) -> str:
+    """A message as it is when it is text (a ``rulesets.messages.Text`` keeps its template), else its ``str``."""
+    return value if isinstance(value, str) else str(value)
 
 
 class Refused(Exception):
@@ -73,7 +80,7 @@ class Refused(Exception):
     @property
     def message(self) -> str:
         """The messages without their paths, for a reader who sees no document."""
-        return "; ".join(p.message for p in self.located())
+        return join("; ", [p.message for p in self.located()])
 
 
 class Invalid(Refused):

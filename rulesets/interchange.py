@@ -40,6 +40,8 @@ from rulesets.facts import (
     Withdrawal,
     make_seat,
 )
+from rulesets.messages import Text
+from rulesets.messages import text as _
 from rulesets.rules import frozen
 
 FORMAT = "tournament-portal/1"
@@ -115,6 +117,19 @@ SETTING_LIMITS = {"questions_per_tour": (MAX_QUESTIONS, "CHGK-8"), "groups": (MA
 MAX_TEXT_PROBLEMS = 50  # bad strings reported before the parser stops
 MAX_DOCUMENT_DEPTH = 64  # nesting of a whole document the decoder gives up on (the format needs about 12)
 
+# A game's status and a decision's kind are said in the sentence itself (one message each: a translation words
+# them as its language needs).
+_NEEDS_OUTCOME = {"played": _("a played game needs an outcome"),
+                  "technical": _("a technical game needs an outcome")}
+_NO_OUTCOME = {"scheduled": _("a scheduled game has no outcome"),
+               "not_held": _("a not_held game has no outcome"),
+               "annulled": _("a annulled game has no outcome")}
+_NO_SEATS = {"scheduled": _("a scheduled game has no seats"),
+             "not_held": _("a not_held game has no seats"),
+             "annulled": _("a annulled game has no seats")}
+_NAMES_ITS_GAME = {"technical_result": _("a technical_result decision names its game"),
+                   "replay": _("a replay decision names its game")}
+
 
 class Reader:
     """Collects problems while reading typed values at JSON paths."""
@@ -129,12 +144,12 @@ class Reader:
 
     def obj(self, value: Any, path: str, allowed: set[str], required: set[str] = frozenset()) -> dict | None:
         if not isinstance(value, dict):
-            self.fail(path, "must be an object")
+            self.fail(path, _("must be an object"))
             return None
         for key in sorted(set(value) - allowed):
-            self.fail(_join(path, safe_text(key)), "unknown key")
+            self.fail(_join(path, safe_text(key)), _("unknown key"))
         for key in sorted(required - set(value)):
-            self.fail(_join(path, key), "is required")
+            self.fail(_join(path, key), _("is required"))
         return value
 
     def lst(self, value: Any, path: str, limit: int | None = None) -> list:
@@ -142,22 +157,23 @@ class Reader:
         if value is None:
             return []
         if not isinstance(value, list):
-            self.fail(path, "must be a list")
+            self.fail(path, _("must be a list"))
             return []
         if limit is not None and len(value) > limit:
-            self.fail(path, f"{len(value)} items; at most {limit} are allowed")
+            self.fail(path, _("%(count)s items; at most %(limit)s are allowed", count=len(value), limit=limit))
             return []
         return value
 
     def mapping(self, value: Any, path: str, what: str, limit: int) -> dict:
-        """An object of ``what`` (``team: mask`` ...), or ``{}`` (refused) when too large or not an object."""
+        """An object of ``what`` (``team: mask`` ..., a message), or ``{}`` (refused) when too large or not an
+        object."""
         if value is None:
             return {}
         if not isinstance(value, dict):
-            self.fail(path, f"must be an object of {what}")
+            self.fail(path, _("must be an object of %(what)s", what=what))
             return {}
         if len(value) > limit:
-            self.fail(path, f"{len(value)} entries; at most {limit} are allowed")
+            self.fail(path, _("%(count)s entries; at most %(limit)s are allowed", count=len(value), limit=limit))
             return {}
         return value
 
@@ -165,13 +181,13 @@ class Reader:
                limit: int = MAX_NAME) -> str | None:
         if value is None:
             if required:
-                self.fail(path, "is required")
+                self.fail(path, _("is required"))
             return None
         if not isinstance(value, str) or (not allow_empty and not value.strip()):
-            self.fail(path, "must be a non-empty string")
+            self.fail(path, _("must be a non-empty string"))
             return None
         if len(value) > limit:
-            self.fail(path, f"{len(value)} characters; at most {limit} are allowed")
+            self.fail(path, _("%(count)s characters; at most %(limit)s are allowed", count=len(value), limit=limit))
             return None
         return value
 
@@ -179,20 +195,21 @@ class Reader:
                 maximum: int = MAX_INT) -> int | None:
         if value is None:
             if required:
-                self.fail(path, "is required")
+                self.fail(path, _("is required"))
             return None
         if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(path, "must be an integer")
+            self.fail(path, _("must be an integer"))
             return None
         if minimum is not None and value < minimum:
-            self.fail(path, f"must be at least {minimum}")
+            self.fail(path, _("must be at least %(minimum)s", minimum=minimum))
             return None
         if value > maximum:
-            shown = value if value.bit_length() <= 64 else "the number"
-            self.fail(path, f"{shown} is above the largest allowed value {maximum}")
+            shown = value if value.bit_length() <= 64 else _("the number")
+            self.fail(path, _("%(value)s is above the largest allowed value %(maximum)s", value=shown,
+                              maximum=maximum))
             return None
         if value < -MAX_INT - 1:
-            self.fail(path, f"is below the smallest allowed value {-MAX_INT - 1}")
+            self.fail(path, _("is below the smallest allowed value %(minimum)s", minimum=-MAX_INT - 1))
             return None
         return value
 
@@ -200,34 +217,35 @@ class Reader:
         if value is None:
             return default
         if not isinstance(value, bool):
-            self.fail(path, "must be true or false")
+            self.fail(path, _("must be true or false"))
             return default
         return value
 
     def choice(self, value: Any, path: str, options: tuple[str, ...], *, required: bool = True) -> str | None:
         if value is None:
             if required:
-                self.fail(path, "is required")
+                self.fail(path, _("is required"))
             return None
         if not isinstance(value, str) or value not in options:
-            self.fail(path, f"{_shown(value)} is not one of {', '.join(options)}")
+            self.fail(path, _("%(value)s is not one of %(options)s", value=_shown(value), options=", ".join(options)))
             return None
         return value
 
     def date(self, value: Any, path: str, *, required: bool = False) -> dt.date | None:
         if value is None:
             if required:
-                self.fail(path, "is required")
+                self.fail(path, _("is required"))
             return None
         try:
             if not isinstance(value, str) or len(value) != 10:
                 raise ValueError
             parsed = dt.date.fromisoformat(value)
         except ValueError:
-            self.fail(path, f"{_shown(value)} is not a date YYYY-MM-DD")
+            self.fail(path, _("%(value)s is not a date YYYY-MM-DD", value=_shown(value)))
             return None
         if not MIN_YEAR <= parsed.year <= MAX_YEAR:
-            self.fail(path, f"{value!r} is outside the years {MIN_YEAR}..{MAX_YEAR}")
+            self.fail(path, _("%(value)s is outside the years %(first)s..%(last)s", value=repr(value), first=MIN_YEAR,
+                              last=MAX_YEAR))
             return None
         return parsed
 
@@ -235,24 +253,25 @@ class Reader:
         """An aware moment that stays within the years ``MIN_YEAR..MAX_YEAR`` in UTC as written (stored as UTC)."""
         if value is None:
             if required:
-                self.fail(path, "is required")
+                self.fail(path, _("is required"))
             return None
         try:
             if not isinstance(value, str) or len(value) > MAX_MOMENT_LENGTH:
                 raise ValueError
             parsed = dt.datetime.fromisoformat(value)
         except ValueError:
-            self.fail(path, f"{_shown(value)} is not an ISO 8601 date and time")
+            self.fail(path, _("%(value)s is not an ISO 8601 date and time", value=_shown(value)))
             return None
         if parsed.tzinfo is None or parsed.utcoffset() is None:
-            self.fail(path, f"{value!r} has no UTC offset")
+            self.fail(path, _("%(value)s has no UTC offset", value=repr(value)))
             return None
         try:
             in_utc = parsed.astimezone(dt.UTC)
         except OverflowError:
             in_utc = None
         if in_utc is None or not all(MIN_YEAR <= year <= MAX_YEAR for year in (parsed.year, in_utc.year)):
-            self.fail(path, f"{value!r} is outside the years {MIN_YEAR}..{MAX_YEAR} (in UTC too)")
+            self.fail(path, _("%(value)s is outside the years %(first)s..%(last)s (in UTC too)", value=repr(value),
+                              first=MIN_YEAR, last=MAX_YEAR))
             return None
         return parsed
 
@@ -261,31 +280,32 @@ class Reader:
         """A finite decimal with at most ``places`` decimals and a magnitude below ``below``."""
         if value is None:
             if required:
-                self.fail(path, "is required")
+                self.fail(path, _("is required"))
             return None
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-            self.fail(path, "must be a decimal number or a string holding one")
+            self.fail(path, _("must be a decimal number or a string holding one"))
             return None
         if isinstance(value, str) and len(value) > MAX_DECIMAL_LENGTH:
-            self.fail(path, f"{len(value)} characters; at most {MAX_DECIMAL_LENGTH} are allowed")
+            self.fail(path, _("%(count)s characters; at most %(limit)s are allowed", count=len(value),
+                              limit=MAX_DECIMAL_LENGTH))
             return None
         if isinstance(value, int) and abs(value) >= below:
-            self.fail(path, f"must be below {below}")
+            self.fail(path, _("must be below %(limit)s", limit=below))
             return None
         try:
             number = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
         except InvalidOperation:
-            self.fail(path, f"{value!r} is not a decimal number")
+            self.fail(path, _("%(value)s is not a decimal number", value=repr(value)))
             return None
         if not number.is_finite():
-            self.fail(path, f"{value!r} is not a finite number")
+            self.fail(path, _("%(value)s is not a finite number", value=repr(value)))
             return None
         if abs(number) >= below:
-            self.fail(path, f"{value!r} must be below {below}")
+            self.fail(path, _("%(value)s must be below %(limit)s", value=repr(value), limit=below))
             return None
         exponent = number.normalize().as_tuple().exponent
         if isinstance(exponent, int) and exponent < -places:
-            self.fail(path, f"{value!r} has more than {places} decimal places")
+            self.fail(path, _("%(value)s has more than %(places)s decimal places", value=repr(value), places=places))
             return None
         return number
 
@@ -302,10 +322,18 @@ def _join(path: str, key: str) -> str:
     return f"{path}.{key}" if path else key
 
 
+def _stage_name(key: str) -> Text:
+    """A stage key as a message of its own, for a second stage in one message: a parameter named ``stage`` is
+    shown by the stage's name, so this wraps the key in one (its English value is the key; it is not a sentence
+    of the catalogue, and is not spelled ``_`` so that it is not collected as one)."""
+    return Text("%(stage)s", {"stage": key})
+
+
 def _shown(value: Any) -> str:
-    """A value for a message: its repr, shortened (a refused value may be a megabyte long)."""
+    """A value for a message: its repr, shortened (a refused value may be a megabyte long); a huge integer is
+    "the number" (a message itself, so it is translated where it is shown)."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
-        return "the number"
+        return _("the number")
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
 
@@ -317,13 +345,18 @@ def safe_text(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def _bad_text(text: str) -> str | None:
+def _bad_text(text: str, *, key: bool = False) -> str | None:
+    """Why ``text`` is not storable (``key``: said of a key of an object), or None."""
     if "\x00" in text:
-        return "holds a NUL character, which no text may hold"
+        if key:
+            return _("the key holds a NUL character, which no text may hold")
+        return _("holds a NUL character, which no text may hold")
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        return "holds a lone surrogate (\\ud800..\\udfff), which is not valid Unicode text"
+        if key:
+            return _("the key holds a lone surrogate (\\ud800..\\udfff), which is not valid Unicode text")
+        return _("holds a lone surrogate (\\ud800..\\udfff), which is not valid Unicode text")
     return None
 
 
@@ -352,9 +385,9 @@ def text_problems(document: Any) -> list[Problem]:
             for key, item in reversed(list(value.items())):
                 key_text = key if isinstance(key, str) else str(key)
                 item_path = _join(path, safe_text(key_text))
-                message = _bad_text(key_text)
+                message = _bad_text(key_text, key=True)
                 if message is not None:
-                    problems.append(Problem(item_path, "the key " + message))
+                    problems.append(Problem(item_path, message))
                 stack.append((item, item_path))
         elif isinstance(value, list):
             stack.extend((item, f"{path}[{i}]") for i, item in reversed(list(enumerate(value))))
@@ -403,31 +436,33 @@ def settings_problems(value: Any, path: str = "tournament.settings") -> list[Pro
         item, where, depth = stack.pop()
         count += 1
         if count > MAX_SETTINGS_VALUES:
-            return [Problem(path, f"more than {MAX_SETTINGS_VALUES} values; at most {MAX_SETTINGS_VALUES} are "
-                                  "allowed")]
+            return [Problem(path, _("more than %(limit)s values; at most %(limit)s are allowed",
+                                    limit=MAX_SETTINGS_VALUES))]
         if isinstance(item, (dict, list)):
             if depth >= MAX_SETTINGS_DEPTH:
-                problems.append(Problem(where, f"nested too deeply: settings nest at most {MAX_SETTINGS_DEPTH} "
-                                               "levels"))
+                problems.append(Problem(where, _("nested too deeply: settings nest at most %(limit)s levels",
+                                                 limit=MAX_SETTINGS_DEPTH)))
                 continue
             pairs = item.items() if isinstance(item, dict) else ((f"[{i}]", v) for i, v in enumerate(item))
             for key, inner in pairs:
                 inner_path = f"{where}{key}" if isinstance(item, list) else _join(where, str(key))
                 stack.append((inner, inner_path, depth + 1))
         elif isinstance(item, str) and len(item) > MAX_SETTINGS_TEXT:
-            problems.append(Problem(where, f"{len(item)} characters; at most {MAX_SETTINGS_TEXT} are allowed"))
+            problems.append(Problem(where, _("%(count)s characters; at most %(limit)s are allowed", count=len(item),
+                                             limit=MAX_SETTINGS_TEXT)))
         elif isinstance(item, bool) or item is None:
             continue
         elif isinstance(item, float) and not math.isfinite(item):
-            problems.append(Problem(where, f"{item!r} is not a finite number"))
+            problems.append(Problem(where, _("%(value)s is not a finite number", value=repr(item))))
         elif isinstance(item, (int, float)) and abs(item) > MAX_SETTINGS_NUMBER:
-            problems.append(Problem(where, f"{_shown(item)} is above the largest allowed magnitude "
-                                           f"{MAX_SETTINGS_NUMBER}"))
+            problems.append(Problem(where, _("%(value)s is above the largest allowed magnitude %(limit)s",
+                                             value=_shown(item), limit=MAX_SETTINGS_NUMBER)))
     if isinstance(value, dict):
         for key, (limit, rule) in SETTING_LIMITS.items():
             number = value.get(key)
             if isinstance(number, int) and not isinstance(number, bool) and number > limit:
-                problems.append(Problem(_join(path, key), f"{_shown(number)} is above {limit} ({rule})"))
+                problems.append(Problem(_join(path, key), _("%(value)s is above %(limit)s (%(rule)s)",
+                                                            value=_shown(number), limit=limit, rule=rule)))
     return problems
 
 
@@ -492,13 +527,13 @@ def _parse_document(r: Reader, document: Any) -> TournamentFacts:
     if doc is None:
         raise RulesetError(r.problems)
     if doc.get("format") != FORMAT:
-        r.fail("format", f"must be {FORMAT!r}")
+        r.fail("format", _("must be %(expected)s", expected=repr(FORMAT)))
     tour_doc = r.obj(doc.get("tournament"), "tournament", TOURNAMENT_KEYS, {"slug", "name", "ruleset"})
     if tour_doc is None:
         raise RulesetError(r.problems)
     slug = r.string(tour_doc.get("slug"), "tournament.slug")
     if slug is not None and (len(slug) > 100 or not all(c.isalnum() or c in "-_" for c in slug)):
-        r.fail("tournament.slug", "may hold only letters, digits, '-' and '_' (at most 100)")
+        r.fail("tournament.slug", _("may hold only letters, digits, '-' and '_' (at most 100)"))
     name = r.string(tour_doc.get("name"), "tournament.name", limit=MAX_TOURNAMENT_NAME)
     key = r.choice(tour_doc.get("ruleset"), "tournament.ruleset", rulesets.KEYS)
     timezone = r.string(tour_doc.get("timezone"), "tournament.timezone", required=False,
@@ -506,11 +541,11 @@ def _parse_document(r: Reader, document: Any) -> TournamentFacts:
     try:
         zoneinfo.ZoneInfo(timezone)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        r.fail("tournament.timezone", f"{timezone!r} is not a known time zone")
+        r.fail("tournament.timezone", _("%(value)s is not a known time zone", value=repr(timezone)))
     starts_on = r.date(tour_doc.get("starts_on"), "tournament.starts_on")
     raw_settings = tour_doc.get("settings") or {}
     if not isinstance(raw_settings, dict):
-        r.fail("tournament.settings", "must be an object")
+        r.fail("tournament.settings", _("must be an object"))
         raw_settings = {}
     bounds = settings_problems(raw_settings)
     if bounds:
@@ -528,7 +563,7 @@ def _parse_document(r: Reader, document: Any) -> TournamentFacts:
     teams: list[Team] = []
     if key == "elimination_gp":
         if doc.get("teams"):
-            r.fail("teams", "elimination_gp teams are drawn per stage: list them in each stage's teams")
+            r.fail("teams", _("elimination_gp teams are drawn per stage: list them in each stage's teams"))
     else:
         teams = _parse_teams(r, doc.get("teams"), "teams", key)
     raw_stages = r.lst(doc.get("stages"), "stages", len(STAGE_KEYS[key]))
@@ -613,7 +648,7 @@ def _parse_players(r: Reader, value: Any) -> list[Player]:
         if nick is None:
             continue
         if nick in seen:
-            r.fail(f"{path}.nick", f"player {nick!r} is listed twice")
+            r.fail(f"{path}.nick", _("player %(player)s is listed twice", player=repr(nick)))
             continue
         seen.add(nick)
         out.append(Player(
@@ -638,7 +673,7 @@ def _parse_families(r: Reader, value: Any) -> list[Family]:
         if name is None:
             continue
         if name in seen:
-            r.fail(f"{path}.name", f"family {name!r} is listed twice")
+            r.fail(f"{path}.name", _("family %(family)s is listed twice", family=repr(name)))
             continue
         seen.add(name)
         out.append(Family(name=name, head=r.string(f.get("head"), f"{path}.head", required=False)))
@@ -657,14 +692,14 @@ def _parse_teams(r: Reader, value: Any, path: str, key: str) -> list[Team]:
         name = r.string(t.get("name"), f"{tpath}.name")
         members = r.names(t.get("players"), f"{tpath}.players", MAX_ROSTER)
         if len(set(members)) != len(members):
-            r.fail(f"{tpath}.players", "a player is listed twice")
+            r.fail(f"{tpath}.players", _("a player is listed twice"))
         captain = r.string(t.get("captain"), f"{tpath}.captain", required=False)
         if captain is not None and captain not in members:
-            r.fail(f"{tpath}.captain", f"captain {captain!r} is not one of the team's players")
+            r.fail(f"{tpath}.captain", _("captain %(player)s is not one of the team's players", player=repr(captain)))
         if name is None:
             continue
         if name in seen:
-            r.fail(f"{tpath}.name", f"team {name!r} is listed twice")
+            r.fail(f"{tpath}.name", _("team %(team)s is listed twice", team=repr(name)))
             continue
         seen.add(name)
         if key != "elimination_gp":
@@ -684,15 +719,15 @@ def _parse_left_at(r: Reader, value: Any, path: str, members: tuple[str, ...]) -
     if value is None:
         return ()
     if not isinstance(value, dict):
-        r.fail(path, "must be an object of player: moment")
+        r.fail(path, _("must be an object of player: moment"))
         return ()
     if len(value) > len(members):
-        r.fail(path, f"{len(value)} entries for {len(members)} players of the team")
+        r.fail(path, _("%(count)s entries for %(players)s players of the team", count=len(value), players=len(members)))
         return ()
     moments: dict[str, dt.datetime] = {}
     for nick, raw in value.items():
         if nick not in members:
-            r.fail(f"{path}.{nick}", f"{nick!r} is not one of the team's players")
+            r.fail(f"{path}.{nick}", _("%(player)s is not one of the team's players", player=repr(nick)))
             continue
         moment = r.datetime(raw, f"{path}.{nick}", required=True)
         if moment is not None:
@@ -711,7 +746,7 @@ def _parse_stage(r: Reader, raw: Any, path: str, key: str) -> Stage | None:
     if key == "elimination_gp":
         teams = _parse_teams(r, s.get("teams"), f"{path}.teams", key)
     elif s.get("teams") is not None:
-        r.fail(f"{path}.teams", f"{key} lists its teams at the top level")
+        r.fail(f"{path}.teams", _("%(ruleset)s lists its teams at the top level", ruleset=key))
     groups: list[Group] = []
     for i, g in enumerate(r.lst(s.get("groups"), f"{path}.groups", MAX_GROUPS)):
         gpath = f"{path}.groups[{i}]"
@@ -729,36 +764,37 @@ def _parse_stage(r: Reader, raw: Any, path: str, key: str) -> Stage | None:
     tours: list[Tour] = []
     if key in MAFIA_RULESETS:
         if s.get("tours") is not None:
-            r.fail(f"{path}.tours", "a Mafia stage has games, not tours")
+            r.fail(f"{path}.tours", _("a Mafia stage has games, not tours"))
         numbers: set[int] = set()
         for i, g in enumerate(r.lst(s.get("games"), f"{path}.games", MAX_GAMES)):
             game = parse_game(r, g, f"{path}.games[{i}]")
             if game is None:
                 continue
             if game.number in numbers:
-                r.fail(f"{path}.games[{i}].number", f"game number {game.number} is used twice in this stage")
+                r.fail(f"{path}.games[{i}].number", _("game number %(number)s is used twice in this stage",
+                                                      number=game.number))
                 continue
             numbers.add(game.number)
             games.append(game)
     else:
         if s.get("games") is not None:
-            r.fail(f"{path}.games", "a ChGK stage has tours, not games")
+            r.fail(f"{path}.games", _("a ChGK stage has tours, not games"))
         numbers = set()
         for i, t in enumerate(r.lst(s.get("tours"), f"{path}.tours", MAX_TOURS)):
             tour = parse_tour(r, t, f"{path}.tours[{i}]")
             if tour is None:
                 continue
             if tour.number in numbers:
-                r.fail(f"{path}.tours[{i}].number", f"tour number {tour.number} is used twice")
+                r.fail(f"{path}.tours[{i}].number", _("tour number %(number)s is used twice", number=tour.number))
                 continue
             numbers.add(tour.number)
             tours.append(tour)
     seed = s.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (str, int))):
-        r.fail(f"{path}.seed", "must be a string or an integer")
+        r.fail(f"{path}.seed", _("must be a string or an integer"))
         seed = None
     elif isinstance(seed, int) and seed.bit_length() > 256:
-        r.fail(f"{path}.seed", "the number is too long for a seed")
+        r.fail(f"{path}.seed", _("the number is too long for a seed"))
         seed = None
     elif isinstance(seed, str):
         seed = r.string(seed, f"{path}.seed", allow_empty=True, limit=MAX_SEED)
@@ -771,9 +807,10 @@ def _check_stage_order(r: Reader, stages: list[Stage], key: str) -> None:
     seen: list[str] = []
     for i, stage in enumerate(stages):
         if stage.key in seen:
-            r.fail(f"stages[{i}].key", f"stage {stage.key!r} is listed twice")
+            r.fail(f"stages[{i}].key", _("stage '%(stage)s' is listed twice", stage=stage.key))
         elif seen and order.index(stage.key) < order.index(seen[-1]):
-            r.fail(f"stages[{i}].key", f"stage {stage.key!r} comes before {seen[-1]!r} in order of play")
+            r.fail(f"stages[{i}].key", _("stage '%(stage)s' comes before '%(previous)s' in order of play",
+                                         stage=stage.key, previous=_stage_name(seen[-1])))
         seen.append(stage.key)
 
 
@@ -785,9 +822,9 @@ def parse_game(r: Reader, raw: Any, path: str) -> Game | None:
     status = r.choice(g.get("status", "played"), f"{path}.status", GAME_STATUSES) or "played"
     outcome = r.choice(g.get("outcome"), f"{path}.outcome", OUTCOMES, required=False)
     if status in ("played", "technical") and outcome is None and g.get("outcome") is None:
-        r.fail(f"{path}.outcome", f"a {status} game needs an outcome")
+        r.fail(f"{path}.outcome", _NEEDS_OUTCOME[status])
     if status not in ("played", "technical") and outcome is not None:
-        r.fail(f"{path}.outcome", f"a {status} game has no outcome")
+        r.fail(f"{path}.outcome", _NO_OUTCOME[status])
     group = g.get("group")
     if isinstance(group, int) and not isinstance(group, bool):
         group = str(group)
@@ -796,7 +833,7 @@ def parse_game(r: Reader, raw: Any, path: str) -> Game | None:
     seen_players: set[str] = set()
     raw_seats = r.lst(g.get("seats"), f"{path}.seats", MAX_SEATS)  # FL-8, FL-9: 21 players a game
     if raw_seats and status not in ("played", "technical"):
-        r.fail(f"{path}.seats", f"a {status} game has no seats")
+        r.fail(f"{path}.seats", _NO_SEATS[status])
     game_days = r.integer(g.get("game_days"), f"{path}.game_days", minimum=0, maximum=MAX_GAME_DAYS)
     for i, s in enumerate(raw_seats):
         seat = _plain_seat(s, game_days, r.plain_names)
@@ -818,13 +855,14 @@ def parse_game(r: Reader, raw: Any, path: str) -> Game | None:
         if player is None or team is None or role is None:
             continue
         if player in seen_players:
-            r.fail(f"{spath}.player", f"{player} already has a seat in this game")
+            r.fail(f"{spath}.player", _("%(player)s already has a seat in this game", player=player))
             continue
         seen_players.add(player)
         if kills and role != "maniac":
-            r.fail(f"{spath}.maniac_kills", f"{player} has kills but is not the maniac")
+            r.fail(f"{spath}.maniac_kills", _("%(player)s has kills but is not the maniac", player=player))
         if days_played is not None and game_days is not None and days_played > game_days:
-            r.fail(f"{spath}.days_played", f"{days_played} is greater than the game's game_days {game_days}")
+            r.fail(f"{spath}.days_played", _("%(value)s is greater than the game's game_days %(game_days)s",
+                                               value=days_played, game_days=game_days))
         seats.append(Seat(
             player=player, team=team, role=role, stats=stats,
             timed_out=r.boolean(sd.get("timed_out"), f"{spath}.timed_out"),
@@ -833,14 +871,14 @@ def parse_game(r: Reader, raw: Any, path: str) -> Game | None:
             fake_passport=r.boolean(sd.get("fake_passport"), f"{spath}.fake_passport"),
         ))
     no_show: list[tuple[str, str]] = []
-    raw_ns = r.mapping(g.get("no_show_eliminated"), f"{path}.no_show_eliminated", "team: player", MAX_TEAMS)
+    raw_ns = r.mapping(g.get("no_show_eliminated"), f"{path}.no_show_eliminated", _("team: player"), MAX_TEAMS)
     for team, player in raw_ns.items():
         p = r.string(player, f"{path}.no_show_eliminated.{team}")
         if p is not None:
             no_show.append((team, p))
     recorded_at = r.datetime(g.get("result_recorded_at"), f"{path}.result_recorded_at")
     if recorded_at is not None and status == "scheduled":
-        r.fail(f"{path}.result_recorded_at", "a scheduled game has no result yet")
+        r.fail(f"{path}.result_recorded_at", _("a scheduled game has no result yet"))
     if number is None:
         return None
     return Game(
@@ -913,33 +951,37 @@ def parse_tour(r: Reader, raw: Any, path: str) -> Tour | None:
     questions = r.integer(t.get("questions"), f"{path}.questions", minimum=1, maximum=MAX_QUESTIONS)  # CHGK-8
     if t.get("questions") is not None and questions is None:
         return None
-    masks_raw = r.mapping(t.get("masks") or None, f"{path}.masks", "team: mask", MAX_TEAMS)
+    masks_raw = r.mapping(t.get("masks") or None, f"{path}.masks", _("team: mask"), MAX_TEAMS)
     masks: list[tuple[str, str]] = []
     for team, mask in masks_raw.items():
         mpath = f"{path}.masks.{team}"
         if not isinstance(mask, str):
-            r.fail(mpath, "must be a string of 1, 0, X and ?")
+            r.fail(mpath, _("must be a string of 1, 0, X and ?"))
             continue
         if len(mask) > MAX_QUESTIONS:
-            r.fail(mpath, f"{len(mask)} marks; a tour has at most {MAX_QUESTIONS} questions")
+            r.fail(mpath, _("%(count)s marks; a tour has at most %(limit)s questions", count=len(mask),
+                              limit=MAX_QUESTIONS))
             continue
         bad = next((i for i, c in enumerate(mask) if c not in MASK_CHARS), None)
         if bad is not None:
-            r.fail(mpath, f"{team}: question {bad + 1} has {mask[bad]!r}; a mask holds only 1, 0, X and ?")
+            r.fail(mpath, _("%(team)s: question %(question)s has %(mark)s; a mask holds only 1, 0, X and ?", team=team,
+                              question=bad + 1, mark=repr(mask[bad])))
             continue
         masks.append((team, mask))
     if questions is None:
         questions = len(masks[0][1]) if masks else None
     if questions is None:
-        r.fail(f"{path}.questions", "is required when no mask gives the count")
+        r.fail(f"{path}.questions", _("is required when no mask gives the count"))
         return None
     for team, mask in masks:
         if len(mask) != questions:
-            r.fail(f"{path}.masks.{team}", f"{team}: the mask has {len(mask)} marks for {questions} questions")
+            r.fail(f"{path}.masks.{team}", _("%(team)s: the mask has %(count)s marks for %(questions)s questions",
+                                               team=team, count=len(mask), questions=questions))
     for q in range(questions):
-        removed = [mask[q] == "X" for _, mask in masks if len(mask) == questions]
+        removed = [mask[q] == "X" for _team, mask in masks if len(mask) == questions]
         if any(removed) and not all(removed):
-            r.fail(f"{path}.masks", f"question {q + 1} is X in some masks only; a removed question is X in every mask")
+            r.fail(f"{path}.masks", _("question %(question)s is X in some masks only; a removed question is X in "
+                                      "every mask", question=q + 1))
     if number is None:
         return None
     return Tour(number=number, host=r.string(t.get("host"), f"{path}.host", required=False),
@@ -953,10 +995,11 @@ def parse_penalty(r: Reader, raw: Any, path: str) -> Penalty | None:
         return None
     points = r.decimal(p.get("points"), f"{path}.points", required=True)
     if points is not None and points <= 0:
-        r.fail(f"{path}.points", "penalty points are positive (they are deducted)")
+        r.fail(f"{path}.points", _("penalty points are positive (they are deducted)"))
     kind = r.string(p.get("kind"), f"{path}.kind", limit=MAX_PENALTY_KIND)
     if kind in ("no_show", "ineligible_player", "two_players", "foreign_player"):
-        r.fail(f"{path}.kind", f"{kind} is detected by the portal from the seats (FL-15); do not import it")
+        r.fail(f"{path}.kind", _("%(kind)s is detected by the portal from the seats (FL-15); do not import it",
+                                   kind=kind))
     if points is None or kind is None:
         return None
     return Penalty(stage=r.string(p.get("stage"), f"{path}.stage", required=False),
@@ -977,13 +1020,13 @@ def parse_decision(r: Reader, raw: Any, path: str, index: int) -> Decision | Non
     kind = r.choice(d.get("kind"), f"{path}.kind", DECISION_KINDS)
     outcome = r.choice(d.get("outcome"), f"{path}.outcome", OUTCOMES, required=kind == "technical_result")
     if kind in ("technical_result", "replay") and d.get("game") is None:
-        r.fail(f"{path}.game", f"a {kind} decision names its game")
+        r.fail(f"{path}.game", _NAMES_ITS_GAME[kind])
     if kind == "disqualification" and d.get("team") is None and d.get("player") is None:
-        r.fail(path, "a disqualification names a team or a player")
+        r.fail(path, _("a disqualification names a team or a player"))
     if kind == "tie_break" and not d.get("order"):
-        r.fail(f"{path}.order", "a tie_break decision gives the order of the tied rows")
+        r.fail(f"{path}.order", _("a tie_break decision gives the order of the tied rows"))
     if kind == "qualify" and d.get("player") is None:
-        r.fail(f"{path}.player", "a qualify decision names the player")
+        r.fail(f"{path}.player", _("a qualify decision names the player"))
     decided_at = r.datetime(d.get("decided_at"), f"{path}.decided_at")
     published_at = r.datetime(d.get("published_at"), f"{path}.published_at") or decided_at
     if kind is None:
@@ -1014,27 +1057,27 @@ def _parse_appeal(r: Reader, raw: Any, path: str, key: str) -> Appeal | None:
     filed_at = r.datetime(a.get("filed_at"), f"{path}.filed_at", required=True)
     credited = r.names(a.get("credited_teams"), f"{path}.credited_teams")
     if kind == "accept_answer" and verdict == "accepted" and not credited:
-        r.fail(f"{path}.credited_teams", "an accepted answer names the teams to credit (CHGK-22)")
+        r.fail(f"{path}.credited_teams", _("an accepted answer names the teams to credit (CHGK-22)"))
     if kind in ("removal", "accept_answer"):
         for needed in ("tour", "question", "team"):
             if a.get(needed) is None:
-                r.fail(f"{path}.{needed}", "is required for a ChGK appeal (CHGK-20)")
+                r.fail(f"{path}.{needed}", _("is required for a ChGK appeal (CHGK-20)"))
     if kind == "decision" and a.get("decision") is None:
-        r.fail(f"{path}.decision", "a Mafia appeal names the decision it is against (its 1-based index)")
+        r.fail(f"{path}.decision", _("a Mafia appeal names the decision it is against (its 1-based index)"))
     decision = r.integer(a.get("decision"), f"{path}.decision", minimum=1, maximum=MAX_ITEMS)
     replacement = None
     if verdict == "partly" and kind != "decision":
-        r.fail(f"{path}.verdict", "partly is a verdict on a Mafia decision only")
+        r.fail(f"{path}.verdict", _("partly is a verdict on a Mafia decision only"))
     elif verdict == "partly" and a.get("replacement") is None:
-        r.fail(f"{path}.replacement", "a partly upheld appeal records the changed decision that replaces the "
-                                      "appealed one (FL-19)")
+        r.fail(f"{path}.replacement", _("a partly upheld appeal records the changed decision that replaces the "
+                                        "appealed one (FL-19)"))
     elif verdict == "partly":
         replacement = parse_decision(r, a.get("replacement"), f"{path}.replacement", decision or 0)
     elif a.get("replacement") is not None:
-        r.fail(f"{path}.replacement", "only a partly upheld appeal carries a replacement")
+        r.fail(f"{path}.replacement", _("only a partly upheld appeal carries a replacement"))
     decided_at = r.datetime(a.get("decided_at"), f"{path}.decided_at")
     if decided_at is not None and verdict is None:
-        r.fail(f"{path}.decided_at", "a pending appeal has no verdict time")
+        r.fail(f"{path}.decided_at", _("a pending appeal has no verdict time"))
     if kind is None or filed_at is None:
         return None
     return Appeal(kind=kind, filed_at=filed_at,
@@ -1072,8 +1115,9 @@ def _check_one_roster(r: Reader, path: str, name: str, members: tuple[str, ...],
         other = team_of.setdefault(nick, name)
         if other != name:
             r.fail(f"{path}.players[{pi}]",
-                   f"{nick} is already on the roster of {other}; a player is on one team's roster of a "
-                   "tournament (a ChGK legionnaire is recorded in a tour's line-up, CHGK-4)")
+                   _("%(player)s is already on the roster of %(team)s; a player is on one team's roster of a "
+                     "tournament (a ChGK legionnaire is recorded in a tour's line-up, CHGK-4)", player=nick,
+                     team=other))
 
 
 def _complete_players(r: Reader, players: list[Player], teams: list[Team]) -> list[Player]:
@@ -1097,6 +1141,14 @@ def _complete_families(families: list[Family], players: list[Player], teams: lis
     return out
 
 
+def _unknown_team(name: str) -> str:
+    return _("unknown team %(team)s", team=repr(name))
+
+
+def _unknown_player(name: str) -> str:
+    return _("unknown player %(player)s", player=repr(name))
+
+
 def check_references(facts: TournamentFacts) -> list[Problem]:
     """Every name a document uses must be defined (interchange: names are the keys)."""
     problems: list[Problem] = []
@@ -1105,7 +1157,7 @@ def check_references(facts: TournamentFacts) -> list[Problem]:
     top_teams = {t.name for t in facts.teams}
     for i, f in enumerate(facts.families):
         if f.head is not None and f.head not in players:
-            problems.append(Problem(f"families[{i}].head", f"unknown player {f.head!r}"))
+            problems.append(Problem(f"families[{i}].head", _unknown_player(f.head)))
     stage_index = {s.key: i for i, s in enumerate(facts.stages)}
     for si, stage in enumerate(facts.stages):
         path = f"stages[{si}]"
@@ -1114,48 +1166,48 @@ def check_references(facts: TournamentFacts) -> list[Problem]:
         for gi, group in enumerate(stage.groups):
             for ti, team in enumerate(group.teams):
                 if team not in teams:
-                    problems.append(Problem(f"{path}.groups[{gi}].teams[{ti}]", f"unknown team {team!r}"))
+                    problems.append(Problem(f"{path}.groups[{gi}].teams[{ti}]", _unknown_team(team)))
         for gi, game in enumerate(stage.games):
             gpath = f"{path}.games[{gi}]"
             if game.group is not None and stage.groups and game.group not in group_names:
-                problems.append(Problem(f"{gpath}.group", f"unknown group {game.group!r}"))
+                problems.append(Problem(f"{gpath}.group", _("unknown group %(group)s", group=repr(game.group))))
             for ti, team in enumerate(game.absent_teams):
                 if team not in teams:
-                    problems.append(Problem(f"{gpath}.absent_teams[{ti}]", f"unknown team {team!r}"))
+                    problems.append(Problem(f"{gpath}.absent_teams[{ti}]", _unknown_team(team)))
             for team, player in game.no_show_eliminated:
                 if team not in teams:
-                    problems.append(Problem(f"{gpath}.no_show_eliminated.{team}", f"unknown team {team!r}"))
+                    problems.append(Problem(f"{gpath}.no_show_eliminated.{team}", _unknown_team(team)))
                 elif player not in players:
-                    problems.append(Problem(f"{gpath}.no_show_eliminated.{team}", f"unknown player {player!r}"))
+                    problems.append(Problem(f"{gpath}.no_show_eliminated.{team}", _unknown_player(player)))
             for pi, seat in enumerate(game.seats):
                 if seat.team not in teams:
-                    problems.append(Problem(f"{gpath}.seats[{pi}].team", f"unknown team {seat.team!r}"))
+                    problems.append(Problem(f"{gpath}.seats[{pi}].team", _unknown_team(seat.team)))
                 if seat.player not in players:
-                    problems.append(Problem(f"{gpath}.seats[{pi}].player", f"unknown player {seat.player!r}"))
+                    problems.append(Problem(f"{gpath}.seats[{pi}].player", _unknown_player(seat.player)))
         for ti, tour in enumerate(stage.tours):
             tpath = f"{path}.tours[{ti}]"
             if tour.host is not None and tour.host not in teams:
-                problems.append(Problem(f"{tpath}.host", f"unknown team {tour.host!r}"))
+                problems.append(Problem(f"{tpath}.host", _unknown_team(tour.host)))
             for team, _mask in tour.masks:
                 if team not in teams:
-                    problems.append(Problem(f"{tpath}.masks.{team}", f"unknown team {team!r}"))
+                    problems.append(Problem(f"{tpath}.masks.{team}", _unknown_team(team)))
                 elif team == tour.host:
-                    problems.append(Problem(f"{tpath}.masks.{team}", "the host has no mask (CHGK-7)"))
+                    problems.append(Problem(f"{tpath}.masks.{team}", _("the host has no mask (CHGK-7)")))
                 elif team in tour.absent:
-                    problems.append(Problem(f"{tpath}.masks.{team}", "an absent team has no mask"))
+                    problems.append(Problem(f"{tpath}.masks.{team}", _("an absent team has no mask")))
             for ai, team in enumerate(tour.absent):
                 if team not in teams:
-                    problems.append(Problem(f"{tpath}.absent[{ai}]", f"unknown team {team!r}"))
+                    problems.append(Problem(f"{tpath}.absent[{ai}]", _unknown_team(team)))
     all_teams = top_teams | {t.name for s in facts.stages for t in s.teams}
     for i, p in enumerate(facts.players):
         if p.family is not None and p.family not in families:
-            problems.append(Problem(f"players[{i}].family", f"unknown family {p.family!r}"))
+            problems.append(Problem(f"players[{i}].family", _("unknown family %(family)s", family=repr(p.family))))
 
     def check_stage_ref(path: str, key: str | None) -> Stage | None:
         if key is None:
             return None
         if key not in stage_index:
-            problems.append(Problem(f"{path}.stage", f"unknown stage {key!r}"))
+            problems.append(Problem(f"{path}.stage", _("unknown stage %(value)s", value=repr(key))))
             return None
         return facts.stages[stage_index[key]]
 
@@ -1163,45 +1215,48 @@ def check_references(facts: TournamentFacts) -> list[Problem]:
         path = f"penalties[{i}]"
         stage = check_stage_ref(path, pen.stage)
         if pen.team is not None and pen.team not in all_teams:
-            problems.append(Problem(f"{path}.team", f"unknown team {pen.team!r}"))
+            problems.append(Problem(f"{path}.team", _unknown_team(pen.team)))
         if pen.player is not None and pen.player not in players:
-            problems.append(Problem(f"{path}.player", f"unknown player {pen.player!r}"))
+            problems.append(Problem(f"{path}.player", _unknown_player(pen.player)))
         if stage is not None and pen.game is not None and stage.game(pen.game) is None:
-            problems.append(Problem(f"{path}.game", f"stage {stage.key} has no game {pen.game}"))
+            problems.append(Problem(f"{path}.game", _("stage %(stage)s has no game %(number)s", stage=stage.key,
+                                                          number=pen.game)))
     for i, dec in enumerate(facts.decisions):
         path = f"decisions[{i}]"
         stage = check_stage_ref(path, dec.stage)
         if dec.game is not None and stage is None and dec.stage is None:
-            problems.append(Problem(f"{path}.stage", "a decision about a game names its stage"))
+            problems.append(Problem(f"{path}.stage", _("a decision about a game names its stage")))
         if stage is not None and dec.game is not None and stage.game(dec.game) is None:
-            problems.append(Problem(f"{path}.game", f"stage {stage.key} has no game {dec.game}"))
+            problems.append(Problem(f"{path}.game", _("stage %(stage)s has no game %(number)s", stage=stage.key,
+                                                          number=dec.game)))
         if dec.team is not None and dec.team not in all_teams:
-            problems.append(Problem(f"{path}.team", f"unknown team {dec.team!r}"))
+            problems.append(Problem(f"{path}.team", _unknown_team(dec.team)))
         if dec.player is not None and dec.player not in players:
-            problems.append(Problem(f"{path}.player", f"unknown player {dec.player!r}"))
+            problems.append(Problem(f"{path}.player", _unknown_player(dec.player)))
         for oi, name in enumerate(dec.order):
             if name not in all_teams and name not in players:
-                problems.append(Problem(f"{path}.order[{oi}]", f"unknown team or player {name!r}"))
+                problems.append(Problem(f"{path}.order[{oi}]", _("unknown team or player %(name)s", name=repr(name))))
     for i, ap in enumerate(facts.appeals):
         path = f"appeals[{i}]"
         stage = check_stage_ref(path, ap.stage)
         if ap.team is not None and ap.team not in all_teams:
-            problems.append(Problem(f"{path}.team", f"unknown team {ap.team!r}"))
+            problems.append(Problem(f"{path}.team", _unknown_team(ap.team)))
         for ci, team in enumerate(ap.credited_teams):
             if team not in all_teams:
-                problems.append(Problem(f"{path}.credited_teams[{ci}]", f"unknown team {team!r}"))
+                problems.append(Problem(f"{path}.credited_teams[{ci}]", _unknown_team(team)))
         if ap.kind in ("removal", "accept_answer") and ap.tour is not None:
             stage = stage or (facts.stages[0] if facts.stages else None)
             tour = next((t for t in stage.tours if t.number == ap.tour), None) if stage else None
             if tour is None:
-                problems.append(Problem(f"{path}.tour", f"unknown tour {ap.tour}"))
+                problems.append(Problem(f"{path}.tour", _("unknown tour %(tour)s", tour=ap.tour)))
             elif ap.question is not None and ap.question > tour.questions:
-                problems.append(Problem(f"{path}.question", f"tour {ap.tour} has {tour.questions} questions"))
+                problems.append(Problem(f"{path}.question", _("tour %(tour)s has %(questions)s questions", tour=ap.tour,
+                                                                  questions=tour.questions)))
         if ap.kind == "decision" and ap.decision is not None and ap.decision > len(facts.decisions):
-            problems.append(Problem(f"{path}.decision", f"there is no decision {ap.decision}"))
+            problems.append(Problem(f"{path}.decision", _("there is no decision %(number)s", number=ap.decision)))
     for i, w in enumerate(facts.withdrawals):
         if w.team not in all_teams:
-            problems.append(Problem(f"withdrawals[{i}].team", f"unknown team {w.team!r}"))
+            problems.append(Problem(f"withdrawals[{i}].team", _unknown_team(w.team)))
     return problems
 
 

@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from rulesets.base import Problem
 from rulesets.facts import Appeal, Decision, Game, Stage, TournamentFacts
+from rulesets.messages import text as _
 
 KILL_POINTS = (Fraction(1, 2), Fraction(2, 5))
 LATER_KILL_POINTS = Fraction(3, 10)
@@ -128,7 +129,8 @@ def late_appeal_problems(facts: TournamentFacts, hours: int, start: str, rule: s
             problems.append(
                 Problem(
                     f"appeals[{index}].filed_at",
-                    f"filed {appeal.filed_at.isoformat()} after the deadline {deadline.isoformat()} ({rule})",
+                    _("filed %(filed)s after the deadline %(deadline)s (%(rule)s)", filed=appeal.filed_at.isoformat(),
+                      deadline=deadline.isoformat(), rule=rule),
                 )
             )
     return problems

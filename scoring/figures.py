@@ -21,6 +21,7 @@ from django.db.models import Q
 import rulesets
 from rulesets.base import RulesetError, round2
 from rulesets.facts import TournamentFacts
+from rulesets.messages import as_data
 from scoring.models import PageFigures
 from tournaments.models import Tournament
 from tournaments.serialize import jsonable
@@ -95,7 +96,7 @@ def _seat_blocks(tournament_id: int, ruleset: Any, facts: TournamentFacts, store
                 fresh[(stage.key, block)] = last
                 out[key] = (last.digest, None if stored.get(key) == last.digest else last.data)
                 continue
-            data = {str(number): [[nick, round2(points), reason] for nick, points, reason in entries]
+            data = {str(number): [[nick, round2(points), as_data(reason)] for nick, points, reason in entries]
                     for number, entries in games}
             item = fresh[(stage.key, block)] = _Block(tuple(games), _digest(data), data)
             out[key] = (item.digest, None if stored.get(key) == item.digest else data)
@@ -112,7 +113,7 @@ def compute_figures(facts: TournamentFacts) -> dict[Key, Any]:
         for stage in facts.stages:
             for number, entries in _games_by_number(ruleset, facts, stage).items():
                 payload.setdefault((SEATS, stage.key, number // BLOCK), {})[str(number)] = [
-                    [nick, round2(points), reason] for nick, points, reason in entries]
+                    [nick, round2(points), as_data(reason)] for nick, points, reason in entries]
     payload.update(_tour_tables(ruleset, facts))
     return payload
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets.base import Standings
+from rulesets.messages import as_data
 from scoring.chart import Cumulated, chart_summary
 from tournaments.serialize import jsonable
 
@@ -45,7 +46,7 @@ def _details(standings: Standings) -> dict[str, Any]:
             {"player": row.player, "rank": row.rank, "details": jsonable(row.details)}
             for row in (standings.players or [])
         ],
-        "notes": list(standings.notes),
+        "notes": [as_data(note) for note in standings.notes],
         "details": jsonable(standings.details),
     }
 

@@ -22,6 +22,7 @@ from rulesets.base import Problem, RulesetError
 from rulesets.errors import Conflict, Invalid
 from rulesets.facts import TournamentFacts
 from rulesets.interchange import MAX_DOCUMENT_DEPTH, nesting_path, parse_document, safe_text
+from rulesets.messages import mapped
 from tournaments import bulk, purge
 from tournaments.audit import record
 from tournaments.changes import bulk_change, mark_changed
@@ -59,7 +60,7 @@ class ImportRefused(Invalid):
 
     def __init__(self, problems: list[Problem]):
         # a refused document may hold text that cannot be printed or encoded (a lone surrogate): escape it
-        super().__init__([Problem(safe_text(p.path), safe_text(p.message)) for p in problems])
+        super().__init__([Problem(safe_text(p.path), mapped(p.message, safe_text)) for p in problems])
 
 
 class ImportConflict(ImportRefused, Conflict):

@@ -8,12 +8,16 @@ from fractions import Fraction
 from typing import Any
 
 from rulesets.base import round2
+from rulesets.messages import Text
 
 _PLAIN = {str, int, float, type(None)}  # scalars that pass as they are (exact types)
 
 
 def jsonable(value: Any) -> Any:
-    """Fractions and Decimals become rounded floats (floats are already rounded); tuples lists; dates ISO."""
+    """Fractions and Decimals become rounded floats (floats are already rounded); tuples lists; dates ISO; a
+    ruleset's message keeps its code and parameters (``rulesets.messages.as_data``: rendered when shown)."""
+    if isinstance(value, Text):
+        return value.as_data()
     if isinstance(value, bool) or value is None or isinstance(value, (int, str, float)):
         return value
     if isinstance(value, (Fraction, Decimal)):

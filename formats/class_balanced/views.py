@@ -23,6 +23,7 @@ from formats.class_balanced.services import (
     stage_starts_at,
 )
 from formats.class_balanced.tasks import generate_class_schedule, progress_of
+from tournaments.messages import refusal_text
 from tournaments.models import Stage
 
 
@@ -40,7 +41,7 @@ def stage_schedule_view(request: HttpRequest, slug: str, stage_key: str) -> Http
             try:
                 publish(stage)
             except ScheduleRefused as exc:
-                messages.error(request, str(exc))
+                messages.error(request, refusal_text(exc))
             else:
                 messages.success(request, _("The schedule is published; results are accepted from now on (CB-2)."))
         else:

@@ -26,6 +26,7 @@ from accounts.permissions import confirmed_player_of, is_head_of, refuse_applica
 from formats.family_league import families
 from formats.family_league import services as entry
 from formats.family_league.forms import ApplyForm, CalendarForm, FamilyActionForm, GroupsForm
+from tournaments.messages import refusal_text
 from tournaments.models import GroupTeam, RosterEntry, Stage, Tournament
 
 
@@ -62,7 +63,7 @@ def apply_view(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             entry.apply(request.user, tournament, family, form.cleaned_data["players"])
         except entry.EntryRefused as exc:
-            return _forbidden(request, str(exc))
+            return _forbidden(request, refusal_text(exc))
         messages.success(request, _("%(family)s has applied.") % {"family": family.name})
         return redirect(f"{reverse('family-apply', args=[tournament.slug])}?family={family.pk}")
     team = entry.family_team(tournament, family)
@@ -123,7 +124,7 @@ def calendar_view(request: HttpRequest, slug: str, stage_key: str) -> HttpRespon
         try:
             games = entry.generate_stage_calendar(request.user, tournament, stage, starts_on)
         except entry.EntryRefused as exc:
-            return _forbidden(request, str(exc))
+            return _forbidden(request, refusal_text(exc))
         messages.success(request, ngettext("The calendar of %(count)d game is generated.",
                                            "The calendar of %(count)d games is generated.", len(games))
                          % {"count": len(games)})
@@ -155,7 +156,7 @@ def groups_view(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             entry.draw_qualifying_groups(request.user, tournament, seed)
         except entry.EntryRefused as exc:
-            return _forbidden(request, str(exc))
+            return _forbidden(request, refusal_text(exc))
         messages.success(request, _("The groups are drawn with the seed %(seed)s (FL-8).") % {"seed": seed})
         return redirect(reverse("family-groups", args=[tournament.slug]))
     stage = Stage.objects.filter(tournament=tournament, key="qualifying").first()
@@ -200,7 +201,7 @@ def family_view(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             FAMILY_ACTIONS[action](request.user, family, form.cleaned_data["membership"])
         except families.FamilyRefused as exc:
-            messages.error(request, str(exc))
+            messages.error(request, refusal_text(exc))
         else:
             messages.success(request, str(FAMILY_DONE[action]))
         return redirect("family", pk=family.pk)

@@ -21,6 +21,7 @@ from accounts.models import Role
 from accounts.permissions import has_role
 from rulesets.base import Problem
 from rulesets.errors import Invalid
+from tournaments.messages import problem_row
 
 MAX_ID = 2**63 - 1  # the largest primary key any database of the portal stores
 
@@ -136,7 +137,7 @@ def is_id(value: object) -> bool:
 def problems_response(problems: Iterable[Problem], code: int = status.HTTP_400_BAD_REQUEST,
                       **extra: Any) -> Response:
     """The one shape of every refusal: ``{"errors": [{"path": ..., "message": ...}]}``."""
-    body: dict[str, Any] = {"errors": [{"path": p.path, "message": p.message} for p in problems]}
+    body: dict[str, Any] = {"errors": [problem_row(p) for p in problems]}
     body.update(extra)
     return Response(body, status=code)
 
@@ -147,7 +148,10 @@ def refusal(message: str, path: str = "", code: int = status.HTTP_400_BAD_REQUES
 
 class ErrorSerializer(serializers.Serializer):
     path = serializers.CharField(help_text="where in what was sent (a JSON path, a parameter name; \"\" for all)")
-    message = serializers.CharField()
+    message = serializers.CharField(help_text="why, in the language of the request (Accept-Language)")
+    code = serializers.CharField(required=False, help_text="the message's code: its English template with "
+                                 "%(name)s placeholders, the same in every language")
+    params = serializers.DictField(required=False, help_text="the values the code's placeholders take")
 
 
 class ErrorsSerializer(serializers.Serializer):

@@ -37,6 +37,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
 from rulesets.errors import Refused
+from tournaments.messages import problem_row, render
 
 STATUS = {"invalid": 400, "forbidden": 403, "not_found": 404, "conflict": 409}
 DETAIL_CODES = {"forbidden", "not_found"}
@@ -49,8 +50,8 @@ def status_of(refused: Refused) -> int:
 def body_of(refused: Refused) -> dict[str, Any]:
     """The JSON body of a refusal (see the module's docstring)."""
     if refused.code in DETAIL_CODES:
-        return {"detail": refused.message}
-    body: dict[str, Any] = {"errors": [{"path": p.path, "message": p.message} for p in refused.located()]}
+        return {"detail": render(refused.message)}
+    body: dict[str, Any] = {"errors": [problem_row(p) for p in refused.located()]}
     body.update(refused.extra)
     return body
 

@@ -12,6 +12,7 @@ from formats import registry
 from portal import labels, table_status
 from portal.rulebook import link_codes
 from portal.views.live import stamp
+from tournaments.messages import render as render_message
 
 register = template.Library()
 
@@ -58,7 +59,8 @@ def round_label(raw) -> str:
 
 @register.filter
 def reason(text) -> str:
-    return labels.reason_text(text)
+    """A seat's reason (a message, or a ruleset's older plain text) in the reader's language."""
+    return render_message(text)
 
 
 @register.simple_tag
@@ -86,8 +88,8 @@ def rule_links(text, tournament):
 
 @register.filter
 def ruleset_text(text) -> str:
-    """A ruleset's English sentence (note, violation) in the reader's language (``portal.labels.ruleset_text``)."""
-    return labels.ruleset_text(text)
+    """A ruleset's message (note, violation) in the reader's language (``tournaments.messages``)."""
+    return render_message(text)
 
 
 @register.filter

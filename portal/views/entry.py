@@ -37,6 +37,7 @@ from rulesets.base import Problem
 from rulesets.errors import Conflict, Invalid, NotFound, Refused
 from rulesets.facts import GAME_STATUSES, OUTCOMES, ROLES
 from tournaments import commands
+from tournaments.messages import render as message_text
 from tournaments.models import Game, GameStatus, Group, Mask, Outcome, RoleChoice, Stage, Team, Tour, Tournament
 
 BLANK_SEATS = 2  # empty seat rows offered below the recorded ones (the script adds more)
@@ -74,7 +75,7 @@ def _form_problems(form: forms.Form) -> list[Problem]:
 
 def _messages(problems: list[Problem]) -> list[dict[str, str]]:
     """Problems as the page lists them, in words: the field's label, not its id (issue 17, item 10)."""
-    return [{"path": field_label(p.path) if p.path else "", "message": in_words(p.message)} for p in problems]
+    return [{"path": field_label(p.path) if p.path else "", "message": in_words(message_text(p.message))} for p in problems]
 
 
 # --- a tour's masks ---
@@ -239,7 +240,8 @@ def _seat_problems(problems: list[Problem], origin: dict[int, int]) -> tuple[dic
         match = PATH_INDEX.match(problem.path)
         if match and int(match.group(1)) in origin:
             field = match.group(2)
-            text = f"{field_label(field)}: {in_words(problem.message)}" if field else in_words(problem.message)
+            message = in_words(message_text(problem.message))
+            text = f"{field_label(field)}: {message}" if field else message
             by_row.setdefault(origin[int(match.group(1))], []).append(text)
         else:
             rest.append(problem)

@@ -13,11 +13,12 @@ import rulesets
 from accounts.permissions import can_see_hidden_appellant, player_of
 from accounts.zones import zone_caption, zones_caption
 from appeals.filing import tour_window
-from portal.labels import PENALTY_KINDS, SIDES, label, reason_text
+from portal.labels import PENALTY_KINDS, SIDES, label
 from portal.views.common import TeamIndex
 from portal.views.figures import figures_state, seat_points, tour_table
 from rulesets.facts import SIDE_OF_ROLE
 from scoring.models import StandingsSnapshot
+from tournaments.messages import render as message_text
 from tournaments.models import (
     Appeal,
     AppealKind,
@@ -98,7 +99,7 @@ def game_view(request: HttpRequest, slug: str, stage_key: str, number: int) -> H
         seat.side = SIDE_OF_ROLE.get(seat.role, "")
         seat.side_label = str(label(SIDES, seat.side))
         earned = points.get(seat.player.nick)
-        seat.points, seat.reason = (earned[0], reason_text(earned[1])) if earned else (None, "")
+        seat.points, seat.reason = (earned[0], message_text(earned[1])) if earned else (None, "")
         entry = teams.setdefault(seat.team.name, {"team": seat.team, "players": [], "points": None})
         entry["players"].append(seat.player.nick)
         if seat.points is not None:

@@ -17,13 +17,23 @@ from django.utils.translation import gettext as _
 
 import rulesets
 from accounts.models import Player
-from portal.labels import ITEMS, PENALTY_KINDS, SIDES, TEAM_STATUSES, TOUR_ROLES, label, reason_text, stage_label
+from portal.labels import (
+    ITEMS,
+    PENALTY_KINDS,
+    SIDES,
+    TEAM_STATUSES,
+    TOUR_ROLES,
+    label,
+    stage_label,
+    status_label,
+)
 from portal.views.chart import build_chart, draw_chart
 from portal.views.common import paginate
 from portal.views.figures import seat_points_by_stage
 from portal.views.standings import place_labels, snapshot_status
 from rulesets.facts import SIDE_OF_ROLE
 from scoring.models import StandingsSnapshot
+from tournaments.messages import render as message_text
 from tournaments.models import GameStatus, Outcome, Penalty, RoleChoice, RosterEntry, Seat, Team, Tournament
 
 ROUNDS_TABLE_LIMIT = 60
@@ -101,7 +111,7 @@ def _seats_with_points(tournament: Tournament, seats: list[Seat]) -> None:
     points = seat_points_by_stage(tournament, wanted)
     for seat in seats:
         earned = points.get(seat.game.stage.key, {}).get(seat.game.number, {}).get(seat.player.nick)
-        seat.points, seat.reason = (earned[0], reason_text(earned[1])) if earned else (None, "")
+        seat.points, seat.reason = (earned[0], message_text(earned[1])) if earned else (None, "")
         seat.side_label = str(label(SIDES, SIDE_OF_ROLE.get(seat.role)))
 
 
@@ -121,7 +131,7 @@ def team_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         draw_chart(details["chart"]) if isinstance(details.get("chart"), dict) else None)
     return render(request, "tournaments/team.html", {
         "tournament": tournament, "team": team, "roster": roster, "row": row,
-        "row_status": str(label(TEAM_STATUSES, row.get("status"))) if row else "",
+        "row_status": status_label(row.get("status"), bool(snapshot and snapshot.export.get("final"))) if row else "",
         "status": snapshot_status(tournament, snapshot), "rounds": rounds,
         "rounds_table": rounds if len(rounds) <= ROUNDS_TABLE_LIMIT else [],
         "chart": chart, "seats": seats, "penalties": _team_penalties(team, details),

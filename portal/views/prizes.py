@@ -13,6 +13,7 @@ from accounts.zones import zone_caption
 from portal.forms import PrizePaidForm
 from portal.labels import ITEMS, label
 from scoring import prizes
+from tournaments.messages import refusal_text
 from tournaments.models import PrizePayment, Tournament
 
 
@@ -34,7 +35,7 @@ def prizes_view(request: HttpRequest, slug: str) -> HttpResponse:
                              user=request.user)
             messages.success(request, _("The prize is marked paid."))
         except prizes.PrizeRefused as exc:
-            messages.error(request, str(exc))
+            messages.error(request, refusal_text(exc))
         return redirect(request.path)
     payments = {(p.stage_key, p.place, p.team_name, p.player_nick): p for p in
                 PrizePayment.objects.filter(tournament=tournament).select_related("paid_by")}

@@ -25,6 +25,7 @@ from accounts.permissions import (
 )
 from portal.forms import ClaimDecisionForm
 from tournaments.merge import MergeRefused, merge_players
+from tournaments.messages import refusal_text
 from tournaments.models import Participant
 
 
@@ -53,7 +54,7 @@ def claims_view(request: HttpRequest) -> HttpResponse:
                 claims.refuse(request.user, player)
                 messages.success(request, _("The claim of %(nick)s is refused; the nick is free.") % {"nick": nick})
         except claims.ClaimRefused as exc:
-            return _forbidden(request, str(exc))
+            return _forbidden(request, refusal_text(exc))
         return redirect("claims")
     pending = list(claims_decidable_by(request.user).select_related("user").prefetch_related(
         Prefetch("participations", queryset=Participant.objects.select_related("tournament").order_by(
@@ -77,7 +78,7 @@ def merge_view(request: HttpRequest) -> HttpResponse:
         try:
             result = merge_players(duplicate, target, user=request.user)
         except MergeRefused as exc:
-            form.add_error(None, str(exc))
+            form.add_error(None, refusal_text(exc))
         else:
             messages.success(request, _("%(duplicate)s is merged into %(target)s.") % {
                 "duplicate": result["merged"], "target": target.nick})

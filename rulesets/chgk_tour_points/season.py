@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from rulesets.base import Problem, end_of_day
 from rulesets.facts import LEAGUES
+from rulesets.messages import text as _
 
 MAX_ROSTER = 10
 MIN_FIRST_APPLICATION = 4
@@ -45,21 +46,24 @@ def check_application(application: Application) -> list[Problem]:
     problems: list[Problem] = []
     players = list(application.players)
     if not application.team.strip():
-        problems.append(Problem("team", "the application names the team (CHGK-1)"))
+        problems.append(Problem("team", _("the application names the team (CHGK-1)")))
     for index, name in enumerate(players):
         if not name.strip():
-            problems.append(Problem(f"players[{index}]", "every player's full name is given (CHGK-1)"))
+            problems.append(Problem(f"players[{index}]", _("every player's full name is given (CHGK-1)")))
     if len(set(players)) != len(players):
-        problems.append(Problem("players", "a player is listed twice (CHGK-1)"))
+        problems.append(Problem("players", _("a player is listed twice (CHGK-1)")))
     if len(players) < MIN_FIRST_APPLICATION:
-        problems.append(Problem("players", f"the first application lists {len(players)} players; at least "
-                                           f"{MIN_FIRST_APPLICATION} are needed (CHGK-2)"))
+        problems.append(Problem("players", _(
+            "the first application lists %(count)s players; at least %(minimum)s are needed (CHGK-2)",
+            count=len(players), minimum=MIN_FIRST_APPLICATION)))
     if len(players) > MAX_ROSTER:
-        problems.append(Problem("players", f"{len(players)} players; a team has at most {MAX_ROSTER} (CHGK-1)"))
+        problems.append(Problem("players", _("%(count)s players; a team has at most %(maximum)s (CHGK-1)",
+                                             count=len(players), maximum=MAX_ROSTER)))
     if application.captain is None or application.captain not in players:
-        problems.append(Problem("captain", "the captain is one of the team's players (CHGK-1)"))
+        problems.append(Problem("captain", _("the captain is one of the team's players (CHGK-1)")))
     if application.league not in LEAGUES:
-        problems.append(Problem("league", f"{application.league!r} is not one of {', '.join(LEAGUES)} (CHGK-1)"))
+        problems.append(Problem("league", _("%(league)s is not one of %(leagues)s (CHGK-1)",
+                                            league=repr(application.league), leagues=", ".join(LEAGUES))))
     return problems
 
 
@@ -82,25 +86,29 @@ def check_roster_change(
     current = set(roster)
     replaced = dict(replaced or {})
     if additions_used + len(added) > MAX_ADDITIONS:
-        problems.append(Problem("added", f"{additions_used} players already added this season and {len(added)} more: "
-                                         f"at most {MAX_ADDITIONS} additions (CHGK-2)"))
+        problems.append(Problem("added", _(
+            "%(used)s players already added this season and %(count)s more: at most %(maximum)s additions (CHGK-2)",
+            used=additions_used, count=len(added), maximum=MAX_ADDITIONS)))
     size = len(current) + len(added)
     if size > MAX_ROSTER:
-        problems.append(Problem("added", f"the roster would have {size} players; at most {MAX_ROSTER} (CHGK-2)"))
+        problems.append(Problem("added", _("the roster would have %(count)s players; at most %(maximum)s (CHGK-2)",
+                                           count=size, maximum=MAX_ROSTER)))
     newcomers = list(added) + list(replaced.values())
     for index, name in enumerate(added):
         if name in current:
-            problems.append(Problem(f"added[{index}]", f"{name} is already on the roster (CHGK-2)"))
+            problems.append(Problem(f"added[{index}]", _("%(player)s is already on the roster (CHGK-2)",
+                                                         player=name)))
     if len(set(newcomers)) != len(newcomers):
-        problems.append(Problem("added", "a new player is named twice (CHGK-2)"))
+        problems.append(Problem("added", _("a new player is named twice (CHGK-2)")))
     for old, new in replaced.items():
         if old not in current:
-            problems.append(Problem(f"replaced.{old}", f"{old} is not on the roster (CHGK-3)"))
+            problems.append(Problem(f"replaced.{old}", _("%(player)s is not on the roster (CHGK-3)", player=old)))
         elif old in played:
-            problems.append(Problem(f"replaced.{old}", f"{old} has already played a tour and cannot be replaced "
-                                                       "(CHGK-3)"))
+            problems.append(Problem(f"replaced.{old}", _(
+                "%(player)s has already played a tour and cannot be replaced (CHGK-3)", player=old)))
         if new in current:
-            problems.append(Problem(f"replaced.{old}", f"{new} is already on the roster (CHGK-3)"))
+            problems.append(Problem(f"replaced.{old}", _("%(player)s is already on the roster (CHGK-3)",
+                                                         player=new)))
     return problems
 
 
@@ -115,11 +123,13 @@ def check_line_up(roster: Collection[str], segments: Sequence[Collection[str]]) 
     for index, players in enumerate(segments):
         at_table = list(players)
         if len(set(at_table)) > MAX_AT_TABLE:
-            problems.append(Problem(f"segments[{index}]", f"{len(set(at_table))} players at the table at once; at "
-                                                          f"most {MAX_AT_TABLE} (CHGK-4)"))
+            problems.append(Problem(f"segments[{index}]", _(
+                "%(count)s players at the table at once; at most %(maximum)s (CHGK-4)", count=len(set(at_table)),
+                maximum=MAX_AT_TABLE)))
         for name in at_table:
             if name not in roster:
-                problems.append(Problem(f"segments[{index}]", f"{name} is not on the team's roster (CHGK-4)"))
+                problems.append(Problem(f"segments[{index}]", _("%(player)s is not on the team's roster (CHGK-4)",
+                                                                player=name)))
     return problems
 
 
@@ -291,18 +301,22 @@ def check_pack(
     season or sits on the appeal jury."""
     problems: list[Problem] = []
     if host_league not in HOST_WRITTEN:
-        return [Problem("host_league", f"{host_league!r} is not one of {', '.join(LEAGUES)} (CHGK-9)")]
+        return [Problem("host_league", _("%(league)s is not one of %(leagues)s (CHGK-9)", league=repr(host_league),
+                                         leagues=", ".join(LEAGUES)))]
     low, high = host_written_range(host_league)
     if not low <= host_written_count <= high:
-        problems.append(Problem("host_written_count", f"{host_written_count} host-written questions; a host of "
-                                                      f"league {host_league} writes {low}..{high} (CHGK-9)"))
+        problems.append(Problem("host_written_count", _(
+            "%(count)s host-written questions; a host of league %(league)s writes %(low)s..%(high)s (CHGK-9)",
+            count=host_written_count, league=host_league, low=low, high=high)))
     for index, name in enumerate(co_authors):
         if name in other_teams_players:
-            problems.append(Problem(f"co_authors[{index}]", f"{name} plays for another team of the season and "
-                                                            "cannot co-author the host's questions (CHGK-9)"))
+            problems.append(Problem(f"co_authors[{index}]", _(
+                "%(player)s plays for another team of the season and cannot co-author the host's questions (CHGK-9)",
+                player=name)))
         if name in jury_members:
-            problems.append(Problem(f"co_authors[{index}]", f"{name} is a member of the appeal jury and cannot "
-                                                            "co-author the host's questions (CHGK-9)"))
+            problems.append(Problem(f"co_authors[{index}]", _(
+                "%(player)s is a member of the appeal jury and cannot co-author the host's questions (CHGK-9)",
+                player=name)))
     return problems
 
 
@@ -310,16 +324,18 @@ def check_question(number: int, authors: Sequence[str], sources: Sequence[str]) 
     """Every question names its author(s) and sources (CHGK-9)."""
     problems: list[Problem] = []
     if not [a for a in authors if a.strip()]:
-        problems.append(Problem(f"questions[{number - 1}].authors", f"question {number} names no author (CHGK-9)"))
+        problems.append(Problem(f"questions[{number - 1}].authors", _("question %(number)s names no author (CHGK-9)",
+                                                                      number=number)))
     if not [s for s in sources if s.strip()]:
-        problems.append(Problem(f"questions[{number - 1}].sources", f"question {number} names no source (CHGK-9)"))
+        problems.append(Problem(f"questions[{number - 1}].sources", _("question %(number)s names no source (CHGK-9)",
+                                                                      number=number)))
     return problems
 
 
 def check_appeal_jury(members: Iterable[str], participating_players: Collection[str]) -> list[Problem]:
     """Members of the appeal jury may not be players of any participating team (CHGK-11)."""
-    return [Problem(f"members[{index}]", f"{name} plays for a participating team and cannot sit on the appeal "
-                                         "jury (CHGK-11)")
+    return [Problem(f"members[{index}]", _(
+                "%(player)s plays for a participating team and cannot sit on the appeal jury (CHGK-11)", player=name))
             for index, name in enumerate(members) if name in participating_players]
 
 
@@ -327,7 +343,8 @@ def check_appeal_filer(team: str, captain: str | None, filer: str, delegates: Co
     """Only the team's captain, or a player the captain delegated, files its appeal (CHGK-20)."""
     if filer == captain or filer in delegates:
         return []
-    return [Problem("filed_by", f"{filer} is neither the captain of {team} nor delegated by the captain (CHGK-20)")]
+    return [Problem("filed_by", _("%(player)s is neither the captain of %(team)s nor delegated by the captain (CHGK-20)",
+                                  player=filer, team=team))]
 
 
 # ---------------------------------------------------------------- checklists
@@ -361,15 +378,17 @@ def checklist(
     preliminary = last_answer_at + dt.timedelta(minutes=10) if last_answer_at else day(0)
     final_pack = ends_at + dt.timedelta(hours=24) if ends_at else day(1)
     return [
-        ChecklistItem("committee_questions", "committee", "set of questions to the host", day(-14), "CHGK-11"),
-        ChecklistItem("pack_to_tester", "host", "pack with authors and sources to a tester", day(-7), "CHGK-11"),
-        ChecklistItem("answer_sheets", "host", "answer sheets and the tour table for all teams", day(0), "CHGK-11"),
-        ChecklistItem("preliminary_results", "host", "preliminary results announced", preliminary, "CHGK-11"),
-        ChecklistItem("answers_to_jury", "host", "teams' answers to the appeal jury's secretary", day(0), "CHGK-11"),
-        ChecklistItem("final_pack", "host", "final electronic pack (answers, comments, authors, sources)",
+        ChecklistItem("committee_questions", "committee", _("set of questions to the host"), day(-14), "CHGK-11"),
+        ChecklistItem("pack_to_tester", "host", _("pack with authors and sources to a tester"), day(-7), "CHGK-11"),
+        ChecklistItem("answer_sheets", "host", _("answer sheets and the tour table for all teams"), day(0),
+                      "CHGK-11"),
+        ChecklistItem("preliminary_results", "host", _("preliminary results announced"), preliminary, "CHGK-11"),
+        ChecklistItem("answers_to_jury", "host", _("teams' answers to the appeal jury's secretary"), day(0),
+                      "CHGK-11"),
+        ChecklistItem("final_pack", "host", _("final electronic pack (answers, comments, authors, sources)"),
                       final_pack, "CHGK-11"),
-        ChecklistItem("questions_published", "committee", "the tour's questions published", day(1), "CHGK-18"),
-        ChecklistItem("verdicts", "appeal jury", "verdicts on the tour's appeals", day(9), "CHGK-18"),
+        ChecklistItem("questions_published", "committee", _("the tour's questions published"), day(1), "CHGK-18"),
+        ChecklistItem("verdicts", "appeal jury", _("verdicts on the tour's appeals"), day(9), "CHGK-18"),
     ]
 
 

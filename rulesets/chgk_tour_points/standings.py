@@ -65,6 +65,7 @@ from rulesets.chgk_tour_points.tours import (
     tour_points,
 )
 from rulesets.facts import Appeal, Decision, Tour, TournamentFacts
+from rulesets.messages import text as _
 
 KEY = "chgk_tour_points"
 VERSION = 1
@@ -82,15 +83,17 @@ DEFAULT_SETTINGS: dict[str, Any] = {
 def validate_settings(settings: dict) -> list[Problem]:
     """Refuse unknown settings and bad values (CHGK-8 ``questions_per_tour``, CHGK-12 ``points_by_place``)."""
     if not isinstance(settings, Mapping):
-        return [Problem("", "settings must be an object")]
+        return [Problem("", _("settings must be an object"))]
     problems = [
-        Problem(key, f"unknown setting {key!r}; {KEY} has {', '.join(sorted(DEFAULT_SETTINGS))}")
+        Problem(key, _("unknown setting %(key)s; chgk_tour_points has %(keys)s", key=repr(key),
+                       keys=", ".join(sorted(DEFAULT_SETTINGS))))
         for key in sorted(set(settings) - set(DEFAULT_SETTINGS))
     ]
     if "questions_per_tour" in settings:
         value = settings["questions_per_tour"]
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            problems.append(Problem("questions_per_tour", f"{value!r} is not a positive whole number of questions (CHGK-8)"))
+            problems.append(Problem("questions_per_tour", _(
+                "%(value)s is not a positive whole number of questions (CHGK-8)", value=repr(value))))
     if "points_by_place" in settings:
         problems += _points_tables_problems(settings["points_by_place"], "points_by_place")
     return problems
@@ -106,20 +109,21 @@ def _points_tables_problems(value: Any, path: str) -> list[Problem]:
         for index, entry in enumerate(value):
             epath = f"{path}[{index}]"
             if not isinstance(entry, Mapping) or set(entry) != {"min_teams", "points"}:
-                problems.append(Problem(epath, "must be an object with exactly min_teams and points (CHGK-12)"))
+                problems.append(Problem(epath, _("must be an object with exactly min_teams and points (CHGK-12)")))
                 continue
             entries.append((epath, entry["min_teams"], entry["points"]))
     else:
-        return [Problem(path, "must be a list of {min_teams, points} or an object of min_teams: points (CHGK-12)")]
+        return [Problem(path, _("must be a list of {min_teams, points} or an object of min_teams: points (CHGK-12)"))]
     if not entries and not problems:
-        problems.append(Problem(path, "needs at least one points table (CHGK-12)"))
+        problems.append(Problem(path, _("needs at least one points table (CHGK-12)")))
     seen: set[int] = set()
     for epath, minimum, points in entries:
         threshold = _positive_int(minimum)
         if threshold is None:
-            problems.append(Problem(epath, f"{minimum!r} is not a positive whole number of teams (CHGK-12)"))
+            problems.append(Problem(epath, _("%(value)s is not a positive whole number of teams (CHGK-12)",
+                                             value=repr(minimum))))
         elif threshold in seen:
-            problems.append(Problem(epath, f"a table for {threshold} teams is given twice (CHGK-12)"))
+            problems.append(Problem(epath, _("a table for %(teams)s teams is given twice (CHGK-12)", teams=threshold)))
         else:
             seen.add(threshold)
         problems += _points_list_problems(points, epath if isinstance(value, Mapping) else f"{epath}.points")
@@ -138,16 +142,17 @@ def _positive_int(value: Any) -> int | None:
 
 def _points_list_problems(points: Any, path: str) -> list[Problem]:
     if not isinstance(points, list) or not points:
-        return [Problem(path, "must be a non-empty list of points by place (CHGK-12)")]
+        return [Problem(path, _("must be a non-empty list of points by place (CHGK-12)"))]
     values: list[Decimal] = []
     for index, raw in enumerate(points):
         number = _decimal(raw)
         if number is None or number < 0:
-            return [Problem(f"{path}[{index}]", f"{raw!r} is not a non-negative number of points (CHGK-12)")]
+            return [Problem(f"{path}[{index}]", _("%(value)s is not a non-negative number of points (CHGK-12)",
+                                                  value=repr(raw)))]
         values.append(number)
     for index in range(1, len(values)):
         if values[index] > values[index - 1]:
-            return [Problem(f"{path}[{index}]", "a lower place cannot give more points than a higher one (CHGK-12)")]
+            return [Problem(f"{path}[{index}]", _("a lower place cannot give more points than a higher one (CHGK-12)"))]
     return []
 
 
@@ -301,21 +306,23 @@ def _tour_problems(facts: TournamentFacts, si: int) -> list[Problem]:
     stage = facts.stages[si]
     hosted: dict[str, int] = {}
     if len(stage.tours) > len(facts.teams):
-        problems.append(Problem(f"stages[{si}].tours", f"{len(stage.tours)} tours for {len(facts.teams)} admitted "
-                                                       "teams: each team hosts exactly one tour (CHGK-7)"))
+        problems.append(Problem(f"stages[{si}].tours", _(
+            "%(tours)s tours for %(teams)s admitted teams: each team hosts exactly one tour (CHGK-7)",
+            tours=len(stage.tours), teams=len(facts.teams))))
     for ti, tour in enumerate(stage.tours):
         path = f"stages[{si}].tours[{ti}]"
         if tour.host is None:
             continue
         if tour.host in hosted:
-            problems.append(Problem(f"{path}.host", f"{tour.host} already hosts tour {hosted[tour.host]}; "
-                                                    "each team hosts exactly one tour (CHGK-7)"))
+            problems.append(Problem(f"{path}.host", _(
+                "%(team)s already hosts tour %(tour)s; each team hosts exactly one tour (CHGK-7)", team=tour.host,
+                tour=hosted[tour.host])))
         else:
             hosted[tour.host] = tour.number
         for ai, team in enumerate(tour.absent):
             if team == tour.host:
-                problems.append(Problem(f"{path}.absent[{ai}]", f"{team} hosts tour {tour.number} and does not "
-                                                                "play in it (CHGK-7)"))
+                problems.append(Problem(f"{path}.absent[{ai}]", _(
+                    "%(team)s hosts tour %(tour)s and does not play in it (CHGK-7)", team=team, tour=tour.number)))
     return problems
 
 
@@ -337,13 +344,15 @@ def _withdrawn_team_problems(facts: TournamentFacts, si: int) -> list[Problem]:
         path = f"stages[{si}].tours[{ti}]"
         for team, _mask in tour.masks:
             if team in left and tour.played_on > left[team]:
-                problems.append(Problem(f"{path}.masks.{team}", f"{team} withdrew on {left[team].isoformat()} and "
-                                                                f"cannot play tour {tour.number} of "
-                                                                f"{tour.played_on.isoformat()} (CHGK-17)"))
+                problems.append(Problem(f"{path}.masks.{team}", _(
+                    "%(team)s withdrew on %(withdrawn_on)s and cannot play tour %(tour)s of %(played_on)s (CHGK-17)",
+                    team=team, withdrawn_on=left[team].isoformat(), tour=tour.number,
+                    played_on=tour.played_on.isoformat())))
         if tour.host in left and tour.played_on > left[tour.host] and has_results(tour):
-            problems.append(Problem(f"{path}.host", f"{tour.host} withdrew on {left[tour.host].isoformat()} before "
-                                                    f"hosting tour {tour.number}: a tour it had not hosted yet is "
-                                                    "removed from the calendar (CHGK-17)"))
+            problems.append(Problem(f"{path}.host", _(
+                "%(team)s withdrew on %(withdrawn_on)s before hosting tour %(tour)s: a tour it had not hosted yet is "
+                "removed from the calendar (CHGK-17)", team=tour.host, withdrawn_on=left[tour.host].isoformat(),
+                tour=tour.number)))
     return problems
 
 
@@ -352,7 +361,8 @@ def _withdrawal_problems(facts: TournamentFacts) -> list[Problem]:
     problems: list[Problem] = []
     for index, w in enumerate(facts.withdrawals):
         if w.team in seen:
-            problems.append(Problem(f"withdrawals[{index}].team", f"{w.team} has already withdrawn (CHGK-17)"))
+            problems.append(Problem(f"withdrawals[{index}].team", _("%(team)s has already withdrawn (CHGK-17)",
+                                                                    team=w.team)))
         seen.add(w.team)
     return problems
 
@@ -367,17 +377,20 @@ def _appeal_problems(facts: TournamentFacts) -> list[Problem]:
             continue
         if appeal_is_late(facts, appeal):
             deadline = appeal_deadline(facts, appeal)
-            problems.append(Problem(f"{path}.filed_at", f"appeal on tour {tour.number} question {appeal.question} "
-                                                        f"filed {appeal.filed_at.isoformat()}, after the deadline "
-                                                        f"{deadline.isoformat()} (23:59 of D+3, CHGK-18)"))
+            problems.append(Problem(f"{path}.filed_at", _(
+                "appeal on tour %(tour)s question %(question)s filed %(filed_at)s, after the deadline %(deadline)s "
+                "(23:59 of D+3, CHGK-18)", tour=tour.number, question=appeal.question,
+                filed_at=appeal.filed_at.isoformat(), deadline=deadline.isoformat())))
         played = {team for team, _mask in tour.masks}
         if appeal.team is not None and appeal.team not in played:
-            problems.append(Problem(f"{path}.team", f"{appeal.team} did not play tour {tour.number} and cannot "
-                                                    "appeal its questions (CHGK-20)"))
+            problems.append(Problem(f"{path}.team", _(
+                "%(team)s did not play tour %(tour)s and cannot appeal its questions (CHGK-20)", team=appeal.team,
+                tour=tour.number)))
         for ci, team in enumerate(appeal.credited_teams):
             if team not in played:
-                problems.append(Problem(f"{path}.credited_teams[{ci}]", f"{team} did not play tour {tour.number} "
-                                                                        "and cannot be credited (CHGK-22)"))
+                problems.append(Problem(f"{path}.credited_teams[{ci}]", _(
+                    "%(team)s did not play tour %(tour)s and cannot be credited (CHGK-22)", team=team,
+                    tour=tour.number)))
     return problems
 
 
@@ -527,7 +540,7 @@ def tour_table(facts: TournamentFacts, tour_number: int) -> dict[str, Any]:
     """One tour as the pages show it: effective masks, question ratings, correct answers, places, points."""
     tour = _tour(facts, tour_number)
     if tour is None:
-        raise RulesetError([Problem("tour", f"there is no tour {tour_number}")])
+        raise RulesetError([Problem("tour", _("there is no tour %(tour)s", tour=tour_number))])
     withdrawals = withdrawal_effects(facts)
     removed_hosts = {team for team, w in withdrawals.items() if not w.hosted}
     base: dict[str, Any] = {
@@ -620,7 +633,8 @@ def is_final(facts: TournamentFacts, result: Season, now: dt.datetime) -> bool:
 def compute(facts: TournamentFacts, stage_key: str | None, now: dt.datetime) -> Standings:
     """The season table (CHGK-15, CHGK-16) with tour-by-tour figures in ``details``."""
     if stage_key not in (None, SEASON):
-        raise RulesetError([Problem("stage", f"{KEY} has only the stage {SEASON!r}, not {stage_key!r}")])
+        raise RulesetError([Problem("stage", _("chgk_tour_points has only the stage '%(stage)s', not %(key)s",
+                                               stage=SEASON, key=repr(stage_key)))])
     result = season(facts)
     final = is_final(facts, result, now)
     ranked = competition_rank(_totals(result), RANKING, lambda t: t.team)
@@ -654,18 +668,19 @@ def compute(facts: TournamentFacts, stage_key: str | None, now: dt.datetime) -> 
 
 
 def _notes(facts: TournamentFacts, result: Season, now: dt.datetime, final: bool) -> list[str]:
-    """Why the table is still preliminary (CHGK-16), in plain words."""
+    """Why the table is still preliminary (CHGK-16), in plain words (messages with parameters)."""
     if final:
         return []
-    notes = []
+    notes: list[str] = []
     remaining = result.planned_tours - len(result.tours)
     if remaining > 0:
-        notes.append(f"Preliminary: {remaining} of {result.planned_tours} tours remain to be played (CHGK-16).")
+        notes.append(_("Preliminary: %(remaining)s of %(planned)s tours remain to be played (CHGK-16).",
+                       remaining=remaining, planned=result.planned_tours))
     pending = sum(1 for a in facts.appeals if a.pending)
     if pending:
-        notes.append(f"Preliminary: {pending} appeal(s) await a verdict (CHGK-16).")
+        notes.append(_("Preliminary: %(pending)s appeal(s) await a verdict (CHGK-16).", pending=pending))
     if any(appeal_window_open(facts, t.tour, now) for t in result.tours):
-        notes.append("Preliminary: appeals may still be filed on a played tour (CHGK-18).")
+        notes.append(_("Preliminary: appeals may still be filed on a played tour (CHGK-18)."))
     return notes
 
 

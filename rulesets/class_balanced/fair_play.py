@@ -6,6 +6,8 @@ failure of the site or of a player).
 
 from __future__ import annotations
 
+from rulesets.messages import text as _
+
 TECHNICAL = "technical"
 
 FAIR_PLAY: dict[str, str] = {
@@ -27,7 +29,7 @@ DECISION_CODES: tuple[str, ...] = (*FAIR_PLAY, TECHNICAL)
 # interchange (Decisions): a decision may also cite the rule itself, CB-15 for a technical result, CB-16 for a replay.
 RULE_CODES: tuple[str, ...] = ("CB-15", "CB-16")
 KNOWN_CODES: tuple[str, ...] = (*DECISION_CODES, *RULE_CODES)
-KNOWN_CODES_TEXT = "FP-1..FP-12, technical, CB-15 or CB-16"
+KNOWN_CODES_TEXT = _("FP-1..FP-12, technical, CB-15 or CB-16")
 # A committee's order of tied rows (CB-11) is no judge's ruling: its code, if any, is not judged; every other
 # decision must cite one of KNOWN_CODES.
 UNCODED_KINDS: tuple[str, ...] = ("tie_break",)

@@ -15,11 +15,23 @@ from rulesets.class_balanced.rules import CONSTANTS, ClassRanges
 from rulesets.class_balanced.settings import Config
 from rulesets.facts import Game, Seat, Stage, TournamentFacts
 from rulesets.mafia import effective_games
+from rulesets.messages import Text
+from rulesets.messages import text as _
 
 STATS_MIN, STATS_MAX = 150, 450
 CLASS_RANGES: ClassRanges = CONSTANTS["class_ranges"]  # the code's ranges today; a tournament's are frozen with it
 TIEBREAK_KEYS: tuple[str, ...] = ("mafia_wins", "mafia_draws", "mafia_wins_13", "mafia_draws_13", "maniac_wins",
                                   "points_13")
+
+# Why a seat earns its points (CB-8..CB-10): one message object for every seat of the same reason.
+TIMEOUT = _("timeout: scores nothing (CB-10)")
+CIVILIANS_WIN = _("civilians win")
+MAFIA_WIN = _("mafia win")
+MAFIA_DRAW = _("mafia draw")
+CIVILIANS_DRAW = _("civilians draw")
+CIVILIANS_DRAW_UNPAID = _("civilians draw, no civilian in the last day/night (CB-8)")
+LOSS = _("loss")
+ONE_KILL = _("1 kill")
 
 
 def class_of(stats: int | None, ranges: ClassRanges = CLASS_RANGES) -> str | None:
@@ -41,31 +53,36 @@ def civilians_draw_paid(game: Game, stage_key: str, cfg: Config) -> bool:
     return any(seat.side == "civilians" and seat.in_final_phase for seat in game.seats)
 
 
-def seat_score(game: Game, seat: Seat, stage_key: str, cfg: Config) -> tuple[Fraction, str]:
+def kills_text(kills: int) -> Text:
+    """The maniac's kills in a seat's reason, "1 kill" or "3 kills" (CB-9)."""
+    return ONE_KILL if kills == 1 else _("%(kills)s kills", kills=kills)
+
+
+def seat_score(game: Game, seat: Seat, stage_key: str, cfg: Config) -> tuple[Fraction, Text]:
     """Points one seat earns for its team in a counted game, with the reason (CB-8..CB-10)."""
     if seat.timed_out:
-        return Fraction(0), "timeout: scores nothing (CB-10)"
+        return Fraction(0), TIMEOUT
     table = cfg.points.get(stage_key, {})
     outcome, side = game.outcome, seat.side
     if side == "maniac":
         kills = cfg.kill_points_for(seat.maniac_kills)
-        kills_text = f"{seat.maniac_kills} kill{'' if seat.maniac_kills == 1 else 's'}"
+        killed = kills_text(seat.maniac_kills)
         if outcome == "maniac":
-            return kills + table.get("maniac_win", Fraction(0)), f"maniac win, {kills_text} (CB-9)"
+            return kills + table.get("maniac_win", Fraction(0)), _("maniac win, %(kills)s (CB-9)", kills=killed)
         if outcome == "draw":
-            return kills + table.get("maniac_draw", Fraction(0)), f"maniac draw, {kills_text} (CB-9)"
-        return kills, f"maniac loss, keeps {kills_text} (CB-9)"
+            return kills + table.get("maniac_draw", Fraction(0)), _("maniac draw, %(kills)s (CB-9)", kills=killed)
+        return kills, _("maniac loss, keeps %(kills)s (CB-9)", kills=killed)
     if outcome == "civilians" and side == "civilians":
-        return table["civilians_win"], "civilians win"
+        return table["civilians_win"], CIVILIANS_WIN
     if outcome == "mafia" and side == "mafia":
-        return table["mafia_win"], "mafia win"
+        return table["mafia_win"], MAFIA_WIN
     if outcome == "draw" and side == "mafia":
-        return table["mafia_draw"], "mafia draw"
+        return table["mafia_draw"], MAFIA_DRAW
     if outcome == "draw" and side == "civilians":
         if civilians_draw_paid(game, stage_key, cfg):
-            return table["civilians_draw"], "civilians draw"
-        return Fraction(0), "civilians draw, no civilian in the last day/night (CB-8)"
-    return Fraction(0), "loss"
+            return table["civilians_draw"], CIVILIANS_DRAW
+        return Fraction(0), CIVILIANS_DRAW_UNPAID
+    return Fraction(0), LOSS
 
 
 @dataclass

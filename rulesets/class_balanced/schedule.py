@@ -40,6 +40,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from rulesets.messages import text as _
+
 Progress = Callable[[int, int], None]
 Seed = int | str
 
@@ -138,7 +140,7 @@ class Stage3Calendar:
 def day_sizes(games: int, days: int = DAYS) -> list[int]:
     """Games on each day: as even as possible, the first ``games % days`` days one more (CB-5)."""
     if days < 1 or games < 0:
-        raise ValueError("days must be positive and games non-negative")
+        raise ValueError(_("days must be positive and games non-negative"))
     base, extra = divmod(games, days)
     return [base + (1 if day < extra else 0) for day in range(days)]
 
@@ -146,17 +148,18 @@ def day_sizes(games: int, days: int = DAYS) -> list[int]:
 def _check_roster(teams: Sequence[str], expected: int | None, rule: str) -> tuple[str, ...]:
     roster = tuple(teams)
     if any(not isinstance(team, str) or not team for team in roster):
-        raise ValueError(f"{rule}: every team must be a non-empty string")
+        raise ValueError(_("%(rule)s: every team must be a non-empty string", rule=rule))
     if len(set(roster)) != len(roster):
-        raise ValueError(f"{rule}: the teams must be distinct")
+        raise ValueError(_("%(rule)s: the teams must be distinct", rule=rule))
     if expected is not None and len(roster) != expected:
-        raise ValueError(f"{rule}: the stage needs {expected} teams, got {len(roster)}")
+        raise ValueError(_("%(rule)s: the stage needs %(expected)s teams, got %(teams)s", rule=rule,
+                           expected=expected, teams=len(roster)))
     return roster
 
 
 def _check_seed(seed: Seed) -> None:
     if isinstance(seed, bool) or not isinstance(seed, int | str):
-        raise TypeError("the seed must be an int or a str")
+        raise TypeError(_("the seed must be an int or a str"))
 
 
 def _rng(seed: Seed) -> random.Random:
@@ -363,9 +366,9 @@ def search_stage1_table(
     team indexes) and each game's day, in no particular order.
     """
     if not 1 < teams_per_game <= teams_count:
-        raise ValueError("CB-5: a game needs between 2 and all of the teams")
+        raise ValueError(_("CB-5: a game needs between 2 and all of the teams"))
     if games < 1 or (games * teams_per_game) % teams_count:
-        raise ValueError("CB-5: the games must give every team the same number of games")
+        raise ValueError(_("CB-5: the games must give every team the same number of games"))
     rng = _rng(seed)
     total = rounds * 2 * iterations
     best: tuple[tuple[int, int], list[set[int]], list[int]] | None = None
@@ -516,7 +519,7 @@ def _walk(table: list[set[int]], day_of: list[int], n: int, days: int, rng: rand
     def can_move(team: int, source: int, target: int) -> bool:
         return counts[team][source] > bounds[source][0] and counts[team][target] < bounds[target][1]
 
-    for _ in range(steps):
+    for _step in range(steps):
         first, second = rng.randrange(games), rng.randrange(games)
         leaving = table[first] - table[second]
         if not leaving:
@@ -636,58 +639,70 @@ def check_stage1(
     roster = list(schedule.teams)
     n = len(roster)
     if len(set(roster)) != n:
-        problems.append("CB-5: the teams of the stage are not distinct")
+        problems.append(_("CB-5: the teams of the stage are not distinct"))
     if games == STAGE1_GAMES and teams_per_game == STAGE1_TEAMS_PER_GAME and n != STAGE1_TEAMS:
-        problems.append(f"CB-5: stage 1 has {STAGE1_TEAMS} teams, the table has {n}")
+        problems.append(_("CB-5: stage 1 has %(expected)s teams, the table has %(teams)s", expected=STAGE1_TEAMS,
+                          teams=n))
     if schedule.day_turn_minutes != DAY_TURN_MINUTES[1]:
-        problems.append(f"CB-4: a stage-1 day turn lasts {DAY_TURN_MINUTES[1]} minutes")
+        problems.append(_("CB-4: a stage-1 day turn lasts %(minutes)s minutes", minutes=DAY_TURN_MINUTES[1]))
     if len(schedule.games) != games:
-        problems.append(f"CB-5: stage 1 has {games} games, the table has {len(schedule.games)}")
+        problems.append(_("CB-5: stage 1 has %(expected)s games, the table has %(games)s", expected=games,
+                          games=len(schedule.games)))
     index = {team: i for i, team in enumerate(roster)}
     table: list[set[int]] = []
     day_of: list[int] = []
     for number, (day, teams) in enumerate(schedule.games, start=1):
         members = set(teams)
         if len(members) != len(teams) or len(members) != teams_per_game:
-            problems.append(f"CB-5: game {number} must have {teams_per_game} distinct teams, it has {list(teams)}")
+            problems.append(_("CB-5: game %(number)s must have %(expected)s distinct teams, it has %(teams)s",
+                              number=number, expected=teams_per_game, teams=str(list(teams))))
         unknown = members - set(index)
         if unknown:
-            problems.append(f"CB-5: game {number} names teams outside the stage: {sorted(unknown)}")
+            problems.append(_("CB-5: game %(number)s names teams outside the stage: %(teams)s", number=number,
+                              teams=str(sorted(unknown))))
         if not 0 <= day < schedule.days:
-            problems.append(f"CB-5: game {number} is on day {day}, outside 0..{schedule.days - 1}")
+            problems.append(_("CB-5: game %(number)s is on day %(day)s, outside 0..%(last)s", number=number,
+                              day=day, last=schedule.days - 1))
         table.append({index[t] for t in members if t in index})
         day_of.append(day)
     if problems:
         return problems
     if any(day_of[i] > day_of[i + 1] for i in range(len(day_of) - 1)):
-        problems.append("CB-5: the games are not listed day by day")
+        problems.append(_("CB-5: the games are not listed day by day"))
     if (len(table) * teams_per_game) % n:
-        problems.append("CB-5: the games cannot give every team the same number of games")
+        problems.append(_("CB-5: the games cannot give every team the same number of games"))
         return problems
     per_team = len(table) * teams_per_game // n
     played = [sum(1 for game in table if t in game) for t in range(n)]
     for t, count in enumerate(played):
         if count != per_team:
-            problems.append(f"CB-5: {roster[t]} plays {count} games instead of {per_team}")
+            problems.append(_("CB-5: %(team)s plays %(games)s games instead of %(expected)s", team=roster[t],
+                              games=count, expected=per_team))
     low, high = _pair_bounds(n, len(table), teams_per_game)
     pairs = _pair_counts(table, n)
     for a in range(n):
         for b in range(a + 1, n):
             if not low <= pairs[a][b] <= high:
-                problems.append(f"CB-5: {roster[a]} and {roster[b]} meet {pairs[a][b]} times, not {low} or {high}")
+                problems.append(_("CB-5: %(team)s and %(other)s meet %(times)s times, not %(low)s or %(high)s",
+                                  team=roster[a], other=roster[b], times=pairs[a][b], low=low, high=high))
     sizes = [day_of.count(day) for day in range(schedule.days)]
     if sorted(sizes) != sorted(day_sizes(len(table), schedule.days)):
-        problems.append(f"CB-5: games per day {sizes} are not spread evenly over the {schedule.days} days")
+        problems.append(_("CB-5: games per day %(sizes)s are not spread evenly over the %(days)s days",
+                          sizes=str(sizes), days=schedule.days))
         return problems
     counts = _day_counts(table, day_of, n, schedule.days)
     for day, size in enumerate(sizes):
         low_day, high_day = size * teams_per_game // n, -(-size * teams_per_game // n)
         for t in range(n):
             if not low_day <= counts[t][day] <= high_day:
-                expected = str(low_day) if low_day == high_day else f"{low_day} or {high_day}"
-                problems.append(
-                    f"CB-5: {roster[t]} plays {counts[t][day]} games on day {day}, not {expected} (even spread)"
-                )
+                if low_day == high_day:
+                    problems.append(_("CB-5: %(team)s plays %(games)s games on day %(day)s, not %(expected)s "
+                                      "(even spread)", team=roster[t], games=counts[t][day], day=day,
+                                      expected=low_day))
+                else:
+                    problems.append(_("CB-5: %(team)s plays %(games)s games on day %(day)s, not %(low)s or %(high)s "
+                                      "(even spread)", team=roster[t], games=counts[t][day], day=day, low=low_day,
+                                      high=high_day))
     return problems
 
 
@@ -714,7 +729,7 @@ def _cyclic_base(rng: random.Random) -> list[str]:
     by 0, 2, ..., 24 fill every game with exactly 4 A, 5 B and 4 C.
     """
     half = [cls for cls in CLASSES for _ in range(STAGE2_SEATS_PER_CLASS[cls])]
-    for _ in range(_STAGE2_BASE_TRIES):
+    for _try in range(_STAGE2_BASE_TRIES):
         even, odd = list(half), list(half)
         rng.shuffle(even)
         rng.shuffle(odd)
@@ -740,7 +755,7 @@ def _walk_classes(table: list[list[str]], rng: random.Random, steps: int) -> Non
     """Swap two teams' classes in two games when that keeps every CB-6 count and run (table[team][game])."""
     teams = len(table)
     games = len(table[0])
-    for _ in range(steps):
+    for _step in range(steps):
         a, b = rng.sample(range(teams), 2)
         first = rng.randrange(games)
         x, y = table[a][first], table[b][first]
@@ -794,42 +809,48 @@ def check_stage2(schedule: Stage2Schedule) -> list[str]:
     problems: list[str] = []
     roster = list(schedule.teams)
     if len(roster) != STAGE2_TEAMS or len(set(roster)) != len(roster):
-        problems.append(f"CB-6: stage 2 has {STAGE2_TEAMS} distinct teams, the table has {roster}")
+        problems.append(_("CB-6: stage 2 has %(expected)s distinct teams, the table has %(teams)s",
+                          expected=STAGE2_TEAMS, teams=str(roster)))
     if schedule.day_turn_minutes != DAY_TURN_MINUTES[2]:
-        problems.append(
-            f"CB-4: a stage-2 day turn lasts {DAY_TURN_MINUTES[2]} minutes, not {schedule.day_turn_minutes}"
-        )
+        problems.append(_("CB-4: a stage-2 day turn lasts %(minutes)s minutes, not %(given)s",
+                          minutes=DAY_TURN_MINUTES[2], given=schedule.day_turn_minutes))
     if len(schedule.games) != STAGE2_GAMES:
-        problems.append(f"CB-6: stage 2 has {STAGE2_GAMES} games, the table has {len(schedule.games)}")
+        problems.append(_("CB-6: stage 2 has %(expected)s games, the table has %(games)s", expected=STAGE2_GAMES,
+                          games=len(schedule.games)))
     for number, (day, classes) in enumerate(schedule.games, start=1):
         if set(classes) != set(roster):
-            problems.append(f"CB-6: game {number} must seat every team once, it seats {sorted(classes)}")
+            problems.append(_("CB-6: game %(number)s must seat every team once, it seats %(teams)s", number=number,
+                              teams=str(sorted(classes))))
         wrong = sorted(team for team, cls in classes.items() if cls not in CLASSES)
         if wrong:
-            problems.append(f"CB-6: game {number} gives {wrong} a class outside A/B/C")
+            problems.append(_("CB-6: game %(number)s gives %(teams)s a class outside A/B/C", number=number,
+                              teams=str(wrong)))
         for cls in CLASSES:
             seats = sum(1 for value in classes.values() if value == cls)
             if seats != STAGE2_SEATS_PER_CLASS[cls]:
-                problems.append(
-                    f"CB-6: game {number} has {seats} seats of class {cls}, not {STAGE2_SEATS_PER_CLASS[cls]}"
-                )
+                problems.append(_("CB-6: game %(number)s has %(seats)s seats of class %(cls)s, not %(expected)s",
+                                  number=number, seats=seats, expected=STAGE2_SEATS_PER_CLASS[cls], cls=cls))
         if not 0 <= day < schedule.days:
-            problems.append(f"CB-6: game {number} is on day {day}, outside 0..{schedule.days - 1}")
-    day_list = [day for day, _ in schedule.games]
+            problems.append(_("CB-6: game %(number)s is on day %(day)s, outside 0..%(last)s", number=number,
+                              day=day, last=schedule.days - 1))
+    day_list = [day for day, _classes in schedule.games]
     if any(day_list[i] > day_list[i + 1] for i in range(len(day_list) - 1)):
-        problems.append("CB-6: the games are not listed day by day")
+        problems.append(_("CB-6: the games are not listed day by day"))
     sizes = [day_list.count(day) for day in range(schedule.days)]
     if sorted(sizes) != sorted(day_sizes(len(day_list), schedule.days)):
-        problems.append(f"CB-6: games per day {sizes} are not spread evenly over the {schedule.days} days")
+        problems.append(_("CB-6: games per day %(sizes)s are not spread evenly over the %(days)s days",
+                          sizes=str(sizes), days=schedule.days))
     for team in roster:
-        sequence = [classes.get(team, "") for _, classes in schedule.games]
+        sequence = [classes.get(team, "") for _day, classes in schedule.games]
         for cls in CLASSES:
             played = sequence.count(cls)
             if played != STAGE2_GAMES_PER_CLASS[cls]:
-                problems.append(f"CB-6: {team} plays {played} games as {cls}, not {STAGE2_GAMES_PER_CLASS[cls]}")
+                problems.append(_("CB-6: %(team)s plays %(games)s games as %(cls)s, not %(expected)s", team=team,
+                                  games=played, expected=STAGE2_GAMES_PER_CLASS[cls], cls=cls))
         run = _longest_run(sequence)
         if run > MAX_CLASS_RUN:
-            problems.append(f"CB-6: {team} keeps the same class {run} games running (at most {MAX_CLASS_RUN})")
+            problems.append(_("CB-6: %(team)s keeps the same class %(games)s games running (at most %(most)s)",
+                              team=team, games=run, most=MAX_CLASS_RUN))
     return problems
 
 
@@ -856,17 +877,21 @@ def check_stage3(calendar: Stage3Calendar) -> list[str]:
     problems: list[str] = []
     roster = tuple(calendar.teams)
     if len(roster) != STAGE3_TEAMS or len(set(roster)) != len(roster):
-        problems.append(f"CB-2: stage 3 has {STAGE3_TEAMS} distinct teams, the calendar has {list(roster)}")
+        problems.append(_("CB-2: stage 3 has %(expected)s distinct teams, the calendar has %(teams)s",
+                          expected=STAGE3_TEAMS, teams=str(list(roster))))
     if calendar.day_turn_minutes != DAY_TURN_MINUTES[3]:
-        problems.append(f"CB-4: a stage-3 day turn lasts {DAY_TURN_MINUTES[3]} minutes")
+        problems.append(_("CB-4: a stage-3 day turn lasts %(minutes)s minutes", minutes=DAY_TURN_MINUTES[3]))
     if len(calendar.games) != STAGE3_GAMES:
-        problems.append(f"CB-2: stage 3 has {STAGE3_GAMES} games, the calendar has {len(calendar.games)}")
+        problems.append(_("CB-2: stage 3 has %(expected)s games, the calendar has %(games)s", expected=STAGE3_GAMES,
+                          games=len(calendar.games)))
     for number, (day, teams) in enumerate(calendar.games, start=1):
         if sorted(teams) != sorted(roster):
-            problems.append(f"CB-2: every team plays every stage-3 game; game {number} has {list(teams)}")
+            problems.append(_("CB-2: every team plays every stage-3 game; game %(number)s has %(teams)s",
+                              number=number, teams=str(list(teams))))
         if not 0 <= day < calendar.days:
-            problems.append(f"CB-2: game {number} is on day {day}, outside 0..{calendar.days - 1}")
-    day_list = [day for day, _ in calendar.games]
+            problems.append(_("CB-2: game %(number)s is on day %(day)s, outside 0..%(last)s", number=number,
+                              day=day, last=calendar.days - 1))
+    day_list = [day for day, _teams in calendar.games]
     if day_list != sorted(day_list):
-        problems.append("CB-2: the games are not listed day by day")
+        problems.append(_("CB-2: the games are not listed day by day"))
     return problems

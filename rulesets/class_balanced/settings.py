@@ -16,6 +16,8 @@ from fractions import Fraction
 from typing import Any
 
 from rulesets.base import Problem, to_fraction
+from rulesets.messages import Text
+from rulesets.messages import text as _
 
 STAGE_KEYS: tuple[str, ...] = ("stage-1", "stage-2", "stage-3")
 CLASSES: tuple[str, ...] = ("A", "B", "C")
@@ -151,56 +153,74 @@ def _is_amount(value: Any) -> bool:
     return number.is_finite() and number >= 0
 
 
-def _check_map(path: str, value: Any, keys: tuple[str, ...], ok: Callable[[Any], bool], what: str) -> list[Problem]:
-    """A map from some of ``keys`` to values accepted by ``ok``."""
+def _not_positive_integer(value: Any) -> Text:
+    return _("%(value)s is not a positive integer", value=repr(value))
+
+
+def _not_non_negative_integer(value: Any) -> Text:
+    return _("%(value)s is not a non-negative integer", value=repr(value))
+
+
+def _not_non_negative_amount(value: Any) -> Text:
+    return _("%(value)s is not a non-negative amount", value=repr(value))
+
+
+def _not_true_or_false(value: Any) -> Text:
+    return _("%(value)s is not true or false", value=repr(value))
+
+
+def _check_map(path: str, value: Any, keys: tuple[str, ...], ok: Callable[[Any], bool],
+               refusal: Callable[[Any], Text]) -> list[Problem]:
+    """A map from some of ``keys`` to values accepted by ``ok``; ``refusal`` says why a value is not."""
     if not isinstance(value, dict):
-        return [Problem(path, f"must be an object keyed by {', '.join(keys)}")]
+        return [Problem(path, _("must be an object keyed by %(keys)s", keys=", ".join(keys)))]
     problems = []
     for key, item in value.items():
         if key not in keys:
-            problems.append(Problem(f"{path}.{key}", f"unknown key; expected one of {', '.join(keys)}"))
+            problems.append(Problem(f"{path}.{key}", _("unknown key; expected one of %(keys)s", keys=", ".join(keys))))
         elif not ok(item):
-            problems.append(Problem(f"{path}.{key}", f"{item!r} is not {what}"))
+            problems.append(Problem(f"{path}.{key}", refusal(item)))
     return problems
 
 
 def _check_stage_list(path: str, value: Any) -> list[Problem]:
     if not isinstance(value, list) or any(item not in STAGE_KEYS for item in value):
-        return [Problem(path, f"must be a list of stage keys ({', '.join(STAGE_KEYS)})")]
+        return [Problem(path, _("must be a list of stage keys (%(keys)s)", keys=", ".join(STAGE_KEYS)))]
     return []
 
 
 def _check_points_table(value: Any) -> list[Problem]:
     if not isinstance(value, dict):
-        return [Problem("points_table", "must be an object keyed by stage")]
+        return [Problem("points_table", _("must be an object keyed by stage"))]
     problems = []
     for stage, table in value.items():
         if stage not in STAGE_KEYS:
-            problems.append(Problem(f"points_table.{stage}", f"unknown stage; expected one of {', '.join(STAGE_KEYS)}"))
+            problems.append(Problem(f"points_table.{stage}", _("unknown stage; expected one of %(keys)s",
+                                                               keys=", ".join(STAGE_KEYS))))
             continue
-        problems += _check_map(f"points_table.{stage}", table, POINT_KEYS, _is_amount, "a non-negative amount")
+        problems += _check_map(f"points_table.{stage}", table, POINT_KEYS, _is_amount, _not_non_negative_amount)
     return problems
 
 
 def _check_class_counts(path: str, value: Any) -> list[Problem]:
-    return _check_map(path, value, CLASSES, lambda v: _is_int(v, 0), "a non-negative integer")
+    return _check_map(path, value, CLASSES, lambda v: _is_int(v, 0), _not_non_negative_integer)
 
 
 def validate_settings(settings: dict[str, Any]) -> list[Problem]:
     """Unknown keys and bad values refused; paths relative to ``tournament.settings``."""
     problems: list[Problem] = []
     for key in sorted(set(settings) - set(DEFAULT_SETTINGS)):
-        problems.append(Problem(key, "unknown setting of class_balanced"))
+        problems.append(Problem(key, _("unknown setting of class_balanced")))
     for key in PER_STAGE_INT_KEYS:
         if key in settings:
             value = _day_turn_as_map(settings[key]) if key == "day_turn_minutes" else settings[key]
-            problems += _check_map(key, value, STAGE_KEYS, lambda v: _is_int(v, 1), "a positive integer")
+            problems += _check_map(key, value, STAGE_KEYS, lambda v: _is_int(v, 1), _not_positive_integer)
     if "eliminated_after" in settings:
         problems += _check_map("eliminated_after", settings["eliminated_after"], STAGE_KEYS[:2],
-                               lambda v: _is_int(v, 0), "a non-negative integer")
+                               lambda v: _is_int(v, 0), _not_non_negative_integer)
     for key in ("schedule_published_days_before", "appeal_hours"):
         if key in settings and not _is_int(settings[key], 0):
-            problems.append(Problem(key, f"{settings[key]!r} is not a non-negative integer"))
+            problems.append(Problem(key, _not_non_negative_integer(settings[key])))
     if "points_table" in settings:
         problems += _check_points_table(settings["points_table"])
     for key in ("maniac_stages", "balanced_stages"):
@@ -209,18 +229,19 @@ def validate_settings(settings: dict[str, Any]) -> list[Problem]:
     if "maniac_kill_points" in settings:
         value = settings["maniac_kill_points"]
         if not isinstance(value, list) or not value or not all(_is_amount(v) for v in value):
-            problems.append(Problem("maniac_kill_points", "must be a non-empty list of non-negative amounts"))
+            problems.append(Problem("maniac_kill_points", _("must be a non-empty list of non-negative amounts")))
     if "civilians_draw_needs_final_phase" in settings:
         problems += _check_map("civilians_draw_needs_final_phase", settings["civilians_draw_needs_final_phase"],
-                               STAGE_KEYS, lambda v: isinstance(v, bool), "true or false")
+                               STAGE_KEYS, lambda v: isinstance(v, bool), _not_true_or_false)
     if "class_table_stage" in settings and settings["class_table_stage"] not in (*STAGE_KEYS, None):
-        problems.append(Problem("class_table_stage", f"{settings['class_table_stage']!r} is not a stage key or null"))
+        problems.append(Problem("class_table_stage", _("%(value)s is not a stage key or null",
+                                                       value=repr(settings["class_table_stage"]))))
     for key in ("class_table_per_game", "class_table_per_team"):
         if key in settings:
             problems += _check_class_counts(key, settings[key])
     if "best_player_min_games" in settings:
         problems += _check_map("best_player_min_games", settings["best_player_min_games"], STAGE_KEYS,
-                               lambda v: _is_int(v, 0), "a non-negative integer")
+                               lambda v: _is_int(v, 0), _not_non_negative_integer)
     if not problems:
         problems += _check_consistency(merged_settings(settings))
     return problems
@@ -231,19 +252,24 @@ def _check_consistency(s: dict[str, Any]) -> list[Problem]:
     problems = []
     for stage in s["maniac_stages"]:
         missing = [k for k in ("maniac_win", "maniac_draw") if k not in s["points_table"][stage]]
-        if missing:
-            problems.append(Problem(f"points_table.{stage}",
-                                    f"a stage with a maniac needs {' and '.join(missing)} (CB-9)"))
+        if len(missing) == 2:
+            problems.append(Problem(f"points_table.{stage}", _("a stage with a maniac needs %(first)s and "
+                                                               "%(second)s (CB-9)", first=missing[0],
+                                                               second=missing[1])))
+        elif missing:
+            problems.append(Problem(f"points_table.{stage}", _("a stage with a maniac needs %(key)s (CB-9)",
+                                                               key=missing[0])))
     for stage in s["balanced_stages"]:
         if s["games_per_team"][stage] % len(CLASSES):
             problems.append(Problem(f"games_per_team.{stage}",
-                                    f"{s['games_per_team'][stage]} games cannot be split equally over 3 classes (CB-7)"))
+                                    _("%(games)s games cannot be split equally over 3 classes (CB-7)",
+                                      games=s["games_per_team"][stage])))
     table_stage = s["class_table_stage"]
     if table_stage is not None:
         if sum(s["class_table_per_game"].values()) != s["players_per_game"][table_stage]:
-            problems.append(Problem("class_table_per_game",
-                                    f"the classes do not add up to {s['players_per_game'][table_stage]} players (CB-6)"))
+            problems.append(Problem("class_table_per_game", _("the classes do not add up to %(players)s players (CB-6)",
+                                                              players=s["players_per_game"][table_stage])))
         if sum(s["class_table_per_team"].values()) != s["games_per_team"][table_stage]:
-            problems.append(Problem("class_table_per_team",
-                                    f"the classes do not add up to {s['games_per_team'][table_stage]} games (CB-6)"))
+            problems.append(Problem("class_table_per_team", _("the classes do not add up to %(games)s games (CB-6)",
+                                                              games=s["games_per_team"][table_stage])))
     return problems

@@ -53,6 +53,8 @@ from rulesets.class_balanced.settings import (
     validate_settings,  # noqa: F401  (protocol name)
 )
 from rulesets.facts import Appeal, Decision, Game, TournamentFacts
+from rulesets.messages import Text
+from rulesets.messages import text as _
 
 KEY = "class_balanced"
 VERSION = 1
@@ -60,10 +62,12 @@ VERSION = 1
 SHORT_CHAIN: tuple[str, ...] = ("points", "mafia_wins", "mafia_draws")
 LONG_CHAIN: tuple[str, ...] = ("points", "mafia_wins", "mafia_wins_13", "mafia_draws", "mafia_draws_13",
                                "maniac_wins", "points_13")
-DRAW_PROCEDURE = (
+DRAW_PROCEDURE = _(
     "Rows equal on every tie-break are ordered by the SHA-256 hex digest of '<seed>:<team name>' (UTF-8), "
     "ascending; the seed is the stage's seed, or '<tournament slug>:<stage key>' when the document gives none."
 )
+NOT_A_TEAM_OF_THE_STAGE = _("not a team of the stage (CB-1)")
+GAME_ANNULLED = _("game annulled, replayed (CB-16)")
 
 
 # --------------------------------------------------------------------------- ordering
@@ -173,7 +177,7 @@ class Course:
     out: dict[int, list[str]]
     cut_orders: dict[int, list[Placed]]
     disqualified: dict[str, int]
-    dq_reasons: dict[str, str]
+    dq_reasons: dict[str, Text]
     draws: Draws
 
     @property
@@ -250,7 +254,7 @@ def course(facts: TournamentFacts, view: int) -> Course:
                    fields=[names], out={}, cut_orders={}, disqualified={}, dq_reasons={}, draws=Draws(seeds))
     for team, index in _decision_disqualifications(facts, view).items():
         state.disqualified[team] = index
-        state.dq_reasons[team] = f"disqualified by decision in {STAGE_KEYS[index]} (CB-13)"
+        state.dq_reasons[team] = _("disqualified by decision in %(stage)s (CB-13)", stage=STAGE_KEYS[index])
     for index in range(view + 1):
         _close_stage(facts, state, index)
     return state
@@ -265,7 +269,7 @@ def _close_stage(facts: TournamentFacts, state: Course, index: int) -> None:
         for team in field_now:
             if not table[team]["balanced"] and state.disqualified.get(team, index + 1) > index:
                 state.disqualified[team] = index
-                state.dq_reasons[team] = f"disqualified: unequal classes at the end of {key} (CB-7)"
+                state.dq_reasons[team] = _("disqualified: unequal classes at the end of %(stage)s (CB-7)", stage=key)
     remaining = [t for t in field_now if state.disqualified.get(t, index + 1) > index]
     places = cfg.eliminated_after.get(key, 0)
     if places and state.complete[index] and index + 1 < len(STAGE_KEYS):
@@ -354,18 +358,23 @@ def _seat_problems(facts: TournamentFacts, cfg: Config, stage_key: str, game: Ga
     for pi, seat in enumerate(game.seats):
         spath = f"{path}.seats[{pi}]"
         if seat.stats is None:
-            problems.append(Problem(f"{spath}.stats", f"{seat.player}: stats are required (CB-3)"))
+            problems.append(Problem(f"{spath}.stats", _("%(player)s: stats are required (CB-3)", player=seat.player)))
         elif not STATS_MIN <= seat.stats <= STATS_MAX:
-            problems.append(Problem(f"{spath}.stats", f"{seat.stats} is outside {STATS_MIN}..{STATS_MAX} (CB-3)"))
+            problems.append(Problem(f"{spath}.stats", _("%(stats)s is outside %(low)s..%(high)s (CB-3)",
+                                                        stats=seat.stats, low=STATS_MIN, high=STATS_MAX)))
         if seat.team in rosters and seat.player not in rosters[seat.team]:
-            problems.append(Problem(f"{spath}.player", f"{seat.player} is not a player of team {seat.team} (CB-1)"))
+            problems.append(Problem(f"{spath}.player", _("%(player)s is not a player of team %(team)s (CB-1)",
+                                                         player=seat.player, team=seat.team)))
         if seat.role == "maniac" and stage_key not in cfg.maniac_stages:
-            problems.append(Problem(f"{spath}.role", f"{seat.player}: {stage_key} has no maniac (CB-9)"))
+            problems.append(Problem(f"{spath}.role", _("%(player)s: %(stage)s has no maniac (CB-9)",
+                                                       player=seat.player, stage=stage_key)))
         if seat.maniac_kills and seat.role != "maniac":
-            problems.append(Problem(f"{spath}.maniac_kills", f"{seat.player} has kills but is not the maniac (CB-9)"))
+            problems.append(Problem(f"{spath}.maniac_kills", _("%(player)s has kills but is not the maniac (CB-9)",
+                                                               player=seat.player)))
         if seat.days_played is not None and game.game_days is not None and seat.days_played > game.game_days:
-            problems.append(Problem(f"{spath}.days_played", f"{seat.days_played} is greater than the game's "
-                                                            f"game_days {game.game_days} (CB-10)"))
+            problems.append(Problem(f"{spath}.days_played", _("%(days)s is greater than the game's game_days "
+                                                              "%(game_days)s (CB-10)", days=seat.days_played,
+                                                              game_days=game.game_days)))
     return problems
 
 
@@ -375,15 +384,17 @@ def _game_problems(facts: TournamentFacts, cfg: Config, stage_key: str, game: Ga
     seen: dict[str, int] = {}
     for pi, seat in enumerate(game.seats):
         if seat.team in seen:
-            problems.append(Problem(f"{path}.seats[{pi}].team", f"two seats of team {seat.team} in game "
-                                                                f"{game.number}: one player a team (CB-1)"))
+            problems.append(Problem(f"{path}.seats[{pi}].team", _("two seats of team %(team)s in game %(number)s: "
+                                                                  "one player a team (CB-1)", team=seat.team,
+                                                                  number=game.number)))
         seen.setdefault(seat.team, pi)
     size = cfg.players_per_game.get(stage_key)
     if size is not None and len(game.seats) > size:
-        problems.append(Problem(f"{path}.seats", f"game {game.number} has {len(game.seats)} seats; "
-                                                 f"a {stage_key} game has {size} players (CB-1)"))
+        problems.append(Problem(f"{path}.seats", _("game %(number)s has %(seats)s seats; a %(stage)s game has "
+                                                   "%(players)s players (CB-1)", number=game.number,
+                                                   seats=len(game.seats), stage=stage_key, players=size)))
     if game.outcome == "maniac" and stage_key not in cfg.maniac_stages:
-        problems.append(Problem(f"{path}.outcome", f"{stage_key} has no maniac (CB-9)"))
+        problems.append(Problem(f"{path}.outcome", _("%(stage)s has no maniac (CB-9)", stage=stage_key)))
     if stage_key == cfg.class_table_stage and size is not None and len(game.seats) == size:
         ranges = rules_of(facts).class_ranges
         mix = {c: sum(1 for s in game.seats if class_of(s.stats, ranges) == c) for c in CLASSES}
@@ -391,8 +402,9 @@ def _game_problems(facts: TournamentFacts, cfg: Config, stage_key: str, game: Ga
         if any(mix[c] != wanted.get(c, 0) for c in CLASSES):
             have = ", ".join(f"{mix[c]} {c}" for c in ("C", "B", "A"))
             need = ", ".join(f"{wanted.get(c, 0)} {c}" for c in ("C", "B", "A"))
-            problems.append(Problem(f"{path}.seats", f"game {game.number} has {have}; "
-                                                     f"a {stage_key} game has {need} (CB-6)"))
+            problems.append(Problem(f"{path}.seats", _("game %(number)s has %(have)s; a %(stage)s game has "
+                                                       "%(need)s (CB-6)", number=game.number, have=have,
+                                                       stage=stage_key, need=need)))
     return problems
 
 
@@ -410,8 +422,10 @@ def scheduled_class_problems(game: Game, path: str, scheduled: Mapping[str, str]
         have = class_of(seat.stats, ranges)
         if wanted is not None and have != wanted:
             problems.append(Problem(f"{path}.seats[{pi}].stats",
-                                    f"{seat.player} ({seat.team}) plays class {have} with {seat.stats}; the table "
-                                    f"gives {seat.team} class {wanted} in game {game.number} (CB-6)"))
+                                    _("%(player)s (%(team)s) plays class %(have)s with %(stats)s; the table gives "
+                                      "%(team)s class %(wanted)s in game %(number)s (CB-6)", player=seat.player,
+                                      team=seat.team, have=have, stats=seat.stats, wanted=wanted,
+                                      number=game.number)))
     return problems
 
 
@@ -426,18 +440,22 @@ def _decision_problems(facts: TournamentFacts, cfg: Config) -> list[Problem]:
         if decision.kind in UNCODED_KINDS:
             pass
         elif decision.code is None:
-            problems.append(Problem(f"{path}.code", f"a {decision.kind} cites the rule it rests on, one of "
-                                                    f"{KNOWN_CODES_TEXT} ({rule})"))
+            problems.append(Problem(f"{path}.code", _("a %(decision)s cites the rule it rests on, one of %(codes)s "
+                                                      "(%(rule)s)", decision=decision.kind, codes=KNOWN_CODES_TEXT,
+                                                      rule=rule)))
         elif decision.code is not None and decision.code not in KNOWN_CODES:
-            problems.append(Problem(f"{path}.code", f"unknown code {decision.code!r}; a decision cites one of "
-                                                    f"{KNOWN_CODES_TEXT} ({rule})"))
+            problems.append(Problem(f"{path}.code", _("unknown code %(code)s; a decision cites one of %(codes)s "
+                                                      "(%(rule)s)", code=repr(decision.code), codes=KNOWN_CODES_TEXT,
+                                                      rule=rule)))
         elif (grounds is not None and decision.code is not None and decision.code not in grounds[0]
               and decision.code != grounds[1]):
-            problems.append(Problem(f"{path}.code", f"a {decision.kind} is not ordered on {decision.code}; "
-                                                    f"grounds: {', '.join(grounds[0])} ({grounds[1]})"))
+            problems.append(Problem(f"{path}.code", _("a %(decision)s is not ordered on %(code)s; grounds: "
+                                                      "%(grounds)s (%(rule)s)", decision=decision.kind,
+                                                      code=decision.code, grounds=", ".join(grounds[0]),
+                                                      rule=grounds[1])))
         if (decision.kind == "technical_result" and decision.outcome == "maniac"
                 and decision.stage is not None and decision.stage not in cfg.maniac_stages):
-            problems.append(Problem(f"{path}.outcome", f"{decision.stage} has no maniac (CB-9)"))
+            problems.append(Problem(f"{path}.outcome", _("%(stage)s has no maniac (CB-9)", stage=decision.stage)))
     return problems
 
 
@@ -457,15 +475,16 @@ def _field_problems(facts: TournamentFacts) -> list[Problem]:
             for pi, seat in enumerate(game.seats):
                 if seat.team not in allowed:
                     problems.append(Problem(f"stages[{si}].games[{gi}].seats[{pi}].team",
-                                            f"team {seat.team} is not in {stage.key}: {_why_out(state, seat.team)}"))
+                                            _("team %(team)s is not in %(stage)s: %(reason)s", team=seat.team,
+                                              stage=stage.key, reason=_why_out(state, seat.team))))
     return problems
 
 
-def _why_out(state: Course, team: str) -> str:
+def _why_out(state: Course, team: str) -> Text:
     if team in state.disqualified:
         return state.dq_reasons[team]
     stage = next((STAGE_KEYS[i] for i, teams in state.out.items() if team in teams), None)
-    return f"eliminated after {stage} (CB-12)" if stage else "not a team of the stage (CB-1)"
+    return _("eliminated after %(stage)s (CB-12)", stage=stage) if stage else NOT_A_TEAM_OF_THE_STAGE
 
 
 # --------------------------------------------------------------------------- standings
@@ -473,8 +492,8 @@ def _why_out(state: Course, team: str) -> str:
 
 def _stage_index(stage_key: str) -> int:
     if stage_key not in STAGE_KEYS:
-        raise RulesetError([Problem("stage", f"unknown stage {stage_key!r}; class_balanced has "
-                                             f"{', '.join(STAGE_KEYS)}")])
+        raise RulesetError([Problem("stage", _("unknown stage %(key)s; class_balanced has %(keys)s",
+                                               key=repr(stage_key), keys=", ".join(STAGE_KEYS)))])
     return STAGE_KEYS.index(stage_key)
 
 
@@ -528,8 +547,9 @@ def compute(facts: TournamentFacts, stage_key: str | None, now: dt.datetime) -> 
                                 separated_by=separated, details=_row_details(facts, state, item.team)))
     balance = _view_balance(facts, state)
     warnings = [team for team, entry in balance.items() if not entry["can_still_balance"]]
-    notes = [f"{team} can no longer balance its classes in {state.view_key} (CB-7)" for team in sorted(warnings)]
-    notes += [f"{team}: {reason}" for team, reason in sorted(state.dq_reasons.items())]
+    notes: list[str] = [_("%(team)s can no longer balance its classes in %(stage)s (CB-7)", team=team,
+                          stage=state.view_key) for team in sorted(warnings)]
+    notes += [_("%(team)s: %(reason)s", team=team, reason=reason) for team, reason in sorted(state.dq_reasons.items())]
     return Standings(
         stage=state.view_key,
         final=final,
@@ -690,7 +710,7 @@ def seat_points(facts: TournamentFacts, stage_key: str | None) -> dict[tuple[int
             if game.scores:
                 out[(game.number, seat.player)] = seat_score(game, seat, key, cfg)
             elif game.status == "annulled":
-                out[(game.number, seat.player)] = (Fraction(0), "game annulled, replayed (CB-16)")
+                out[(game.number, seat.player)] = (Fraction(0), GAME_ANNULLED)
     return out
 
 

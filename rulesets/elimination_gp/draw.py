@@ -17,6 +17,8 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from rulesets.messages import text as _
+
 BASKETS = 3
 PLAYERS_PER_BASKET_PER_TEAM = 2
 
@@ -46,11 +48,11 @@ def draw_teams(players_by_basket: Sequence[Sequence[str]], seed: str) -> list[li
         return []
     size = len(baskets[0])
     if any(len(basket) != size for basket in baskets) or size % PLAYERS_PER_BASKET_PER_TEAM:
-        raise ValueError("GP-8: every basket must hold the same even number of players")
+        raise ValueError(_("GP-8: every basket must hold the same even number of players"))
     names = [name for basket in baskets for name in basket]
     if len(set(names)) != len(names):
-        raise ValueError("GP-8: a player is in two baskets")
-    teams: list[list[str]] = [[] for _ in range(size // PLAYERS_PER_BASKET_PER_TEAM)]
+        raise ValueError(_("GP-8: a player is in two baskets"))
+    teams: list[list[str]] = [[] for _team in range(size // PLAYERS_PER_BASKET_PER_TEAM)]
     for number, basket in enumerate(baskets, start=1):
         ordered = draw_order(basket, f"{seed}|basket {number}")
         for index, team in enumerate(teams):
@@ -68,7 +70,7 @@ def draw_no_show(remaining_players: Sequence[str], seed: str, tour: int, team: s
     still in, never on the order of the list.
     """
     if not remaining_players:
-        raise ValueError(f"GP-10: team {team} has no remaining player to draw")
+        raise ValueError(_("GP-10: team %(team)s has no remaining player to draw", team=team))
     return draw_order(remaining_players, f"{seed}|tour {tour}|{team}")[0]
 
 
@@ -101,21 +103,23 @@ def make_baskets(
     in registration order.
     """
     if len(players) % baskets:
-        raise ValueError(f"GP-7: {len(players)} players cannot be split into {baskets} equal baskets")
+        raise ValueError(_("GP-7: %(count)s players cannot be split into %(baskets)s equal baskets", count=len(players),
+                           baskets=baskets))
     size = len(players) // baskets
     if order == "level":
         ranked = sorted(players, key=lambda p: (-p.level, p.registered_at, p.nick))
         return [[p.nick for p in ranked[i * size:(i + 1) * size]] for i in range(baskets)]
     if order != "manual":
-        raise ValueError(f"GP-7: basket order {order!r} is not level or manual")
+        raise ValueError(_("GP-7: basket order %(value)s is not level or manual", value=repr(order)))
     manual = manual or {}
-    out: list[list[str]] = [[] for _ in range(baskets)]
+    out: list[list[str]] = [[] for _basket in range(baskets)]
     for player in sorted(players, key=lambda p: (p.registered_at, p.nick)):
         number = manual.get(player.nick)
         if number is None or not 1 <= number <= baskets:
-            raise ValueError(f"GP-7: {player.nick} has no basket 1..{baskets}")
+            raise ValueError(_("GP-7: %(player)s has no basket 1..%(baskets)s", player=player.nick, baskets=baskets))
         out[number - 1].append(player.nick)
     for number, basket in enumerate(out, start=1):
         if len(basket) != size:
-            raise ValueError(f"GP-7: basket {number} holds {len(basket)} players, not {size}")
+            raise ValueError(_("GP-7: basket %(number)s holds %(count)s players, not %(size)s", number=number,
+                               count=len(basket), size=size))
     return out

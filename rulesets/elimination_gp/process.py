@@ -18,10 +18,38 @@ from rulesets.base import Criterion, PlayerRow, Problem, Ranked, TeamRow, compet
 from rulesets.elimination_gp.draw import default_seed, draw_no_show
 from rulesets.facts import OUTCOMES, Game, Seat, Stage, TournamentFacts
 from rulesets.mafia import effective_games
+from rulesets.messages import Text
+from rulesets.messages import text as _
 
 SIDES = ("civilians", "mafia", "maniac")
 CLEAN_WIN_OUTCOMES = ("civilians", "mafia")
 COUNTED_STATUSES = ("played", "technical", "scheduled")
+
+# Why a seat earns its points (GP-14): the outcome for the seat's side, one message each, made once.
+SEAT_REASONS: dict[tuple[str, str], Text] = {
+    ("win", "civilians"): _("civilians win"),
+    ("win", "mafia"): _("mafia win"),
+    ("win", "maniac"): _("maniac win"),
+    ("loss", "civilians"): _("civilians loss"),
+    ("loss", "mafia"): _("mafia loss"),
+    ("loss", "maniac"): _("maniac loss"),
+    ("draw", "civilians"): _("draw as civilians"),
+    ("draw", "mafia"): _("draw as mafia"),
+    ("draw", "maniac"): _("draw as maniac"),
+}
+OMON_SEAT_REASONS: dict[tuple[str, str], Text] = {
+    key: _("%(reason)s (OMON)", reason=reason) for key, reason in SEAT_REASONS.items()
+}
+# Why the losers of a clean win are out (GP-11), one message per winning side.
+LOST_CLEAN_WIN: dict[str, Text] = {
+    "civilians": _("lost a clean civilians win"),
+    "mafia": _("lost a clean mafia win"),
+}
+# A scoring game without an outcome (GP-11), one message per scoring status.
+NEEDS_OUTCOME: dict[str, Text] = {
+    "played": _("a played game needs an outcome (GP-11)"),
+    "technical": _("a technical game needs an outcome (GP-11)"),
+}
 
 
 def points_table(settings: Mapping[str, Any], defaults: Mapping[str, Mapping[str, Any]]) -> dict[tuple[str, str], Fraction]:
@@ -115,16 +143,29 @@ class StageRun:
         return totals
 
 
-def seat_reason(game: Game, seat: Seat) -> str:
-    """An English reason for a seat's points, e.g. "mafia win", "draw as civilians" or "maniac loss (OMON)"."""
+def seat_reason(game: Game, seat: Seat) -> Text:
+    """The reason for a seat's points, e.g. "mafia win", "draw as civilians" or "maniac loss (OMON)"."""
     side = seat.side
     if game.outcome == "draw":
-        text = f"draw as {side}"
+        result = "draw"
     elif game.outcome == side:
-        text = f"{side} win"
+        result = "win"
     else:
-        text = f"{side} loss"
-    return f"{text} (OMON)" if game.omon else text
+        result = "loss"
+    known = (OMON_SEAT_REASONS if game.omon else SEAT_REASONS).get((result, side))
+    if known is not None:
+        return known
+    text = _side_reason(result, side)
+    return _("%(reason)s (OMON)", reason=text) if game.omon else text
+
+
+def _side_reason(result: str, side: str) -> Text:
+    """The reason for a seat of a side the table above does not know (every side of ``SIDES`` is there)."""
+    if result == "draw":
+        return _("draw as %(side)s", side=side)
+    if result == "win":
+        return _("%(side)s win", side=side)
+    return _("%(side)s loss", side=side)
 
 
 class _Replay:
@@ -145,13 +186,13 @@ class _Replay:
         self.table = table
         self.path = f"stages[{index}]"
 
-    def fail(self, path: str, message: str) -> None:
+    def fail(self, path: str, message: Text) -> None:
         self.run.problems.append(Problem(path, message))
 
     def team_out(self, team: str) -> bool:
         return team in self.run.teams_out or not self.run.remaining.get(team)
 
-    def eliminate(self, player: str, game: Game, rule: str, reason: str) -> None:
+    def eliminate(self, player: str, game: Game, rule: str, reason: Text) -> None:
         team = self.run.team_of.get(player)
         if team is None or player not in self.run.remaining[team]:
             return
@@ -164,7 +205,8 @@ class _Replay:
             index, game = games[position]
             first = games[counted[0]][1]
             self.fail(f"{self.path}.games[{index}].round",
-                      f"game {game.number}: tour {tour} already has game {first.number}; one game a tour (GP-9)")
+                      _("game %(number)s: tour %(tour)s already has game %(first)s; one game a tour (GP-9)",
+                        number=game.number, tour=tour, first=first.number))
         for index, game in games:
             self.play_game(index, game)
         self.run.rounds.append(tour)
@@ -179,8 +221,9 @@ class _Replay:
         if game.scores and game.seats:
             for team in self.run.teams:
                 if not self.team_out(team) and team not in seated and team not in absent:
-                    self.fail(f"{path}.seats", f"game {game.number}: team {team} is still in the tournament but has "
-                                               "no seat and is not in absent_teams (GP-9)")
+                    self.fail(f"{path}.seats", _("game %(number)s: team %(team)s is still in the tournament but "
+                                                 "has no seat and is not in absent_teams (GP-9)",
+                                                 number=game.number, team=team))
         self.eliminate_no_shows(path, game, absent)
         if game.scores:
             self.score(path, game)
@@ -195,17 +238,20 @@ class _Replay:
             if seat.team not in self.run.teams:
                 continue
             if seat.player not in self.run.teams[seat.team]:
-                self.fail(f"{spath}.player", f"{seat.player} is not a player of team {seat.team} in this stage (GP-9)")
+                self.fail(f"{spath}.player", _("%(player)s is not a player of team %(team)s in this stage (GP-9)",
+                                               player=seat.player, team=seat.team))
             elif seat.player in eliminated:
                 out = eliminated[seat.player]
-                self.fail(f"{spath}.player", f"{seat.player} was eliminated in tour {out.tour} (game {out.game}, "
-                                             f"{out.rule}) and may not play a later game (GP-9)")
+                self.fail(f"{spath}.player", _("%(player)s was eliminated in tour %(tour)s (game %(game)s, "
+                                               "%(rule)s) and may not play a later game (GP-9)",
+                                               player=seat.player, tour=out.tour, game=out.game, rule=out.rule))
             elif seat.team in self.run.teams_out:
-                self.fail(f"{spath}.team", f"team {seat.team} is out of the tournament since tour "
-                                           f"{self.run.teams_out[seat.team]} (GP-13)")
+                self.fail(f"{spath}.team", _("team %(team)s is out of the tournament since tour %(tour)s (GP-13)",
+                                             team=seat.team, tour=self.run.teams_out[seat.team]))
             if seat.team in seated:
-                self.fail(f"{spath}.team", f"a second player of team {seat.team} in game {game.number}: "
-                                           "a team sends one player a tour (GP-9)")
+                self.fail(f"{spath}.team", _("a second player of team %(team)s in game %(number)s: "
+                                             "a team sends one player a tour (GP-9)", team=seat.team,
+                                             number=game.number))
             seated.add(seat.team)
         return seated
 
@@ -216,17 +262,19 @@ class _Replay:
             if team not in self.run.teams or team in absent:
                 continue
             if team in seated:
-                self.fail(f"{path}.absent_teams[{ai}]", f"team {team} is absent but has a seat in game {game.number}")
+                self.fail(f"{path}.absent_teams[{ai}]", _("team %(team)s is absent but has a seat in game %(number)s",
+                                                          team=team, number=game.number))
                 continue
             if self.team_out(team):
-                self.fail(f"{path}.absent_teams[{ai}]", f"team {team} is out of the tournament and plays no "
-                                                        "more games (GP-13)")
+                self.fail(f"{path}.absent_teams[{ai}]", _("team %(team)s is out of the tournament and plays no "
+                                                          "more games (GP-13)", team=team))
                 continue
             absent.append(team)
         for team, _player in game.no_show_eliminated:
             if team in absent or team not in self.run.teams:
                 continue
-            self.fail(f"{path}.no_show_eliminated.{team}", f"team {team} is not in the game's absent_teams (GP-10)")
+            self.fail(f"{path}.no_show_eliminated.{team}",
+                      _("team %(team)s is not in the game's absent_teams (GP-10)", team=team))
             if team not in seated and not self.team_out(team):
                 absent.append(team)
         return absent
@@ -239,20 +287,21 @@ class _Replay:
             player = recorded.get(team)
             if player is not None and player not in remaining:
                 self.fail(f"{path}.no_show_eliminated.{team}",
-                          f"{player} is not a remaining player of team {team} (GP-10)")
+                          _("%(player)s is not a remaining player of team %(team)s (GP-10)", player=player, team=team))
                 player = None
             if player is None:
                 player = draw_no_show(remaining, self.run.seed, game.round or 0, team)
                 self.run.drawn = True
-                reason = f"team {team} absent: drawn with seed {self.run.seed}"
+                reason = _("team %(team)s absent: drawn with seed %(seed)s", team=team, seed=self.run.seed)
             else:
-                reason = f"team {team} absent"
+                reason = _("team %(team)s absent", team=team)
             self.eliminate(player, game, "GP-10", reason)
 
     def score(self, path: str, game: Game) -> None:
         """GP-14: every seat earns the points table's entry for its side and the outcome."""
         if game.outcome is None:
-            self.fail(f"{path}.outcome", f"a {game.status} game needs an outcome (GP-11)")
+            self.fail(f"{path}.outcome", NEEDS_OUTCOME.get(game.status)
+                      or _("a %(status)s game needs an outcome (GP-11)", status=game.status))
             return
         self.run.games.append(game)
         for seat in game.seats:
@@ -268,13 +317,14 @@ class _Replay:
             if (game.round or 0) >= self.omon_from:
                 for seat in game.seats:
                     if seat.side == "civilians":
-                        self.eliminate(seat.player, game, "GP-12", f"civilians of an OMON game in tour {game.round}")
+                        self.eliminate(seat.player, game, "GP-12",
+                                       _("civilians of an OMON game in tour %(tour)s", tour=game.round))
             return
         if game.outcome not in CLEAN_WIN_OUTCOMES:
             return
         for seat in game.seats:
             if seat.side != game.outcome:
-                self.eliminate(seat.player, game, "GP-11", f"lost a clean {game.outcome} win")
+                self.eliminate(seat.player, game, "GP-11", LOST_CLEAN_WIN[game.outcome])
 
     def end_tour(self, tour: int) -> None:
         """GP-13: teams with nobody left are out; 3 or more out and the stage is over."""
@@ -295,7 +345,8 @@ def run_stage(facts: TournamentFacts, stage: Stage, settings: Mapping[str, Any],
     by_tour: dict[int, list[tuple[int, Game]]] = {}
     for gi, game in enumerate(games):
         if game.round is None:
-            replay.fail(f"{replay.path}.games[{gi}].round", f"game {game.number} has no tour number (GP-9)")
+            replay.fail(f"{replay.path}.games[{gi}].round",
+                        _("game %(number)s has no tour number (GP-9)", number=game.number))
             continue
         by_tour.setdefault(game.round, []).append((gi, game))
     for tour in sorted(by_tour):
@@ -303,8 +354,9 @@ def run_stage(facts: TournamentFacts, stage: Stage, settings: Mapping[str, Any],
         if replay.run.over:
             for gi, game in tour_games:
                 replay.fail(f"{replay.path}.games[{gi}]",
-                            f"game {game.number} in tour {tour}: the stage was over after tour "
-                            f"{replay.run.over_after} and takes no more games (GP-13)")
+                            _("game %(number)s in tour %(tour)s: the stage was over after tour %(over)s "
+                              "and takes no more games (GP-13)", number=game.number, tour=tour,
+                              over=replay.run.over_after))
             continue
         replay.play_tour(tour, tour_games)
     return replay.run

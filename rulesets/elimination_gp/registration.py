@@ -8,20 +8,30 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rulesets.facts import Player
+from rulesets.messages import Text
+from rulesets.messages import text as _
 
 MAX_INVITATIONS = 10
 PLAYERS_PER_STAGE = 54
 
+# How a withdrawal changed the roster (GP-6), one message each, made once.
+LEFT_WAITING_LIST = _("left the waiting list")
+NOT_REPLACED_AFTER_DRAW = _("withdrew after the draw: not replaced (GP-6)")
+NEW_INVITATION = _("new invitation (GP-6)")
+FIRST_OF_WAITING_LIST = _("first of the waiting list (GP-6)")
+WAITING_LIST_EMPTY = _("waiting list empty: not replaced (GP-6)")
 
-def eligibility_problems(player: Player, *, disqualified: bool = False, qualified_for_final: bool = False) -> list[str]:
+
+def eligibility_problems(player: Player, *, disqualified: bool = False,
+                         qualified_for_final: bool = False) -> list[Text]:
     """GP-3: why ``player`` may not register for a stage (empty when they may)."""
-    problems: list[str] = []
+    problems: list[Text] = []
     if player.level == 0:
-        problems.append(f"{player.nick} is a level 0 player (GP-3)")
+        problems.append(_("%(player)s is a level 0 player (GP-3)", player=player.nick))
     if disqualified or player.disqualified:
-        problems.append(f"{player.nick} is disqualified (GP-3)")
+        problems.append(_("%(player)s is disqualified (GP-3)", player=player.nick))
     if qualified_for_final:
-        problems.append(f"{player.nick} has already qualified for this series' final (GP-3)")
+        problems.append(_("%(player)s has already qualified for this series' final (GP-3)", player=player.nick))
     return problems
 
 
@@ -72,9 +82,10 @@ def stage_roster(
     roster is the waiting list, in the same order.
     """
     if len(invitations) > MAX_INVITATIONS:
-        raise ValueError(f"GP-4: {len(invitations)} invitations, at most {MAX_INVITATIONS}")
+        raise ValueError(_("GP-4: %(count)s invitations, at most %(limit)s", count=len(invitations),
+                            limit=MAX_INVITATIONS))
     if len(set(invitations)) != len(invitations):
-        raise ValueError("GP-4: a player is invited twice")
+        raise ValueError(_("GP-4: a player is invited twice"))
     invited = tuple(invitations)
     queue: list[str] = []
     for registration in sorted(registrations, key=lambda r: r.registered_at):
@@ -97,28 +108,28 @@ def replace_withdrawal(roster: Roster, player: str, *, drawn: bool, new_invitati
     waiting = list(roster.waiting)
     if player in waiting:
         waiting.remove(player)
-        entry = Replacement(player, None, "left the waiting list")
+        entry = Replacement(player, None, LEFT_WAITING_LIST)
         return dataclasses.replace(roster, waiting=tuple(waiting), history=roster.history + (entry,))
     if player not in roster.players:
-        raise ValueError(f"GP-6: {player} is not on the stage's roster")
+        raise ValueError(_("GP-6: %(player)s is not on the stage's roster", player=player))
     invited = [p for p in roster.invited if p != player]
     by_queue = [p for p in roster.by_queue if p != player]
     used = roster.invitations_used
     if drawn:
-        entry = Replacement(player, None, "withdrew after the draw: not replaced (GP-6)")
+        entry = Replacement(player, None, NOT_REPLACED_AFTER_DRAW)
     elif player in roster.invited and new_invitation is not None and used < MAX_INVITATIONS:
         if new_invitation in invited or new_invitation in by_queue:
-            raise ValueError(f"GP-6: {new_invitation} is already on the roster")
+            raise ValueError(_("GP-6: %(player)s is already on the roster", player=new_invitation))
         if new_invitation in waiting:
             waiting.remove(new_invitation)
         invited.append(new_invitation)
         used += 1
-        entry = Replacement(player, new_invitation, "new invitation (GP-6)")
+        entry = Replacement(player, new_invitation, NEW_INVITATION)
     elif waiting:
         replacement = waiting.pop(0)
         by_queue.append(replacement)
-        entry = Replacement(player, replacement, "first of the waiting list (GP-6)")
+        entry = Replacement(player, replacement, FIRST_OF_WAITING_LIST)
     else:
-        entry = Replacement(player, None, "waiting list empty: not replaced (GP-6)")
+        entry = Replacement(player, None, WAITING_LIST_EMPTY)
     return Roster(invited=tuple(invited), by_queue=tuple(by_queue), waiting=tuple(waiting),
                   invitations_used=used, history=roster.history + (entry,))

@@ -56,6 +56,8 @@ from rulesets.elimination_gp.process import (
 from rulesets.elimination_gp.registration import stage_roster
 from rulesets.elimination_gp.rules import rules_of
 from rulesets.facts import OUTCOMES, Appeal, Decision, TournamentFacts
+from rulesets.messages import Text
+from rulesets.messages import text as _
 
 __all__ = [
     "KEY", "VERSION", "STAGE_KEYS", "DEFAULT_SETTINGS", "validate_settings", "validate", "compute",
@@ -113,83 +115,91 @@ def _is_number(value: Any) -> bool:
 
 def _prize_list_problems(value: Any, path: str) -> list[Problem]:
     if not isinstance(value, list) or not all(_is_int(v) and v >= 0 for v in value):
-        return [Problem(path, "must be a list of whole mf amounts, 0 or more (GP-22)")]
+        return [Problem(path, _("must be a list of whole mf amounts, 0 or more (GP-22)"))]
     return []
 
 
 def _stage_prizes_problems(value: Any) -> list[Problem]:
     """GP-22a: ``{"qualifying-1": [{"place": 1, "amount": 100}, ...]}``; a stage left out has no prizes."""
     if not isinstance(value, dict):
-        return [Problem("stage_prizes", "must be an object of stage key: list of {place, amount}")]
+        return [Problem("stage_prizes", _("must be an object of stage key: list of {place, amount}"))]
     problems = []
     for stage, prizes in value.items():
         path = f"stage_prizes.{stage}"
         if stage not in QUALIFYING_KEYS:
-            problems.append(Problem(path, f"{stage!r} is not a qualifying stage (GP-22a)"))
+            problems.append(Problem(path, _("%(value)s is not a qualifying stage (GP-22a)", value=repr(stage))))
             continue
         if not isinstance(prizes, list):
-            problems.append(Problem(path, "must be a list of {place, amount} (GP-22a)"))
+            problems.append(Problem(path, _("must be a list of {place, amount} (GP-22a)")))
             continue
         places = set()
         for i, prize in enumerate(prizes):
             ok = (isinstance(prize, dict) and set(prize) == {"place", "amount"} and _is_int(prize["place"])
                   and prize["place"] >= 1 and _is_int(prize["amount"]) and prize["amount"] >= 0)
             if not ok:
-                problems.append(Problem(f"{path}[{i}]", "must be {place: 1 or more, amount: whole mf} (GP-22a)"))
+                problems.append(Problem(f"{path}[{i}]", _("must be {place: 1 or more, amount: whole mf} (GP-22a)")))
             elif prize["place"] in places:
-                problems.append(Problem(f"{path}[{i}].place", f"place {prize['place']} is listed twice (GP-22a)"))
+                problems.append(Problem(f"{path}[{i}].place", _("place %(place)s is listed twice (GP-22a)",
+                                                                   place=prize["place"])))
             else:
                 places.add(prize["place"])
     return problems
+
+
+def _not_an_indicator(value: Any) -> Text:
+    return _("%(value)s is not one of %(options)s (GP-17)", value=repr(value), options=", ".join(EXTRA_INDICATORS))
 
 
 def _extra_indicator_problems(value: Any) -> list[Problem]:
     """GP-17: one indicator for every stage, or one per qualifying stage (``{"qualifying-1": "mafia_wins"}``):
     each stage's host family picks its own before registration (GP-2)."""
     if isinstance(value, dict):
-        problems = [Problem(f"extra_indicator.{key}", f"{key!r} is not a qualifying stage (GP-17)")
+        problems = [Problem(f"extra_indicator.{key}", _("%(value)s is not a qualifying stage (GP-17)", value=repr(key)))
                     for key in value if key not in QUALIFYING_KEYS]
-        return problems + [Problem(f"extra_indicator.{key}", f"{indicator!r} is not one of "
-                                                            f"{', '.join(EXTRA_INDICATORS)} (GP-17)")
+        return problems + [Problem(f"extra_indicator.{key}", _not_an_indicator(indicator))
                            for key, indicator in value.items() if indicator not in EXTRA_INDICATORS]
     if value not in EXTRA_INDICATORS:
-        return [Problem("extra_indicator", f"{value!r} is not one of {', '.join(EXTRA_INDICATORS)} (GP-17)")]
+        return [Problem("extra_indicator", _not_an_indicator(value))]
     return []
 
 
 def _points_table_problems(value: Any) -> list[Problem]:
     if not isinstance(value, dict):
-        return [Problem("points_table", "must be an object of side: {outcome: points} (GP-14)")]
+        return [Problem("points_table", _("must be an object of side: {outcome: points} (GP-14)"))]
     problems = []
     for side, row in value.items():
         if side not in SIDES:
-            problems.append(Problem(f"points_table.{side}", f"unknown side; sides are {', '.join(SIDES)} (GP-14)"))
+            problems.append(Problem(f"points_table.{side}", _("unknown side; sides are %(sides)s (GP-14)",
+                                                               sides=", ".join(SIDES))))
             continue
         if not isinstance(row, dict):
-            problems.append(Problem(f"points_table.{side}", "must be an object of outcome: points (GP-14)"))
+            problems.append(Problem(f"points_table.{side}", _("must be an object of outcome: points (GP-14)")))
             continue
         for outcome, points in row.items():
             path = f"points_table.{side}.{outcome}"
             if outcome not in OUTCOMES:
-                problems.append(Problem(path, f"unknown outcome; outcomes are {', '.join(OUTCOMES)} (GP-14)"))
+                problems.append(Problem(path, _("unknown outcome; outcomes are %(outcomes)s (GP-14)",
+                                                 outcomes=", ".join(OUTCOMES))))
             elif not _is_number(points):
-                problems.append(Problem(path, f"{points!r} is not a number of points (GP-14)"))
+                problems.append(Problem(path, _("%(value)s is not a number of points (GP-14)", value=repr(points))))
     return problems
 
 
 def validate_settings(settings: dict) -> list[Problem]:
     """Unknown settings and bad values are refused; paths are relative to ``tournament.settings``."""
-    problems = [Problem(key, "unknown setting") for key in sorted(set(settings) - set(DEFAULT_SETTINGS))]
+    problems = [Problem(key, _("unknown setting")) for key in sorted(set(settings) - set(DEFAULT_SETTINGS))]
     for key in POSITIVE_INTS:
         if key in settings and not (_is_int(settings[key]) and settings[key] >= 1):
-            problems.append(Problem(key, f"{settings[key]!r} must be a whole number, 1 or more"))
+            problems.append(Problem(key, _("%(value)s must be a whole number, 1 or more", value=repr(settings[key]))))
     for key in COUNTS:
         if key in settings and not (_is_int(settings[key]) and settings[key] >= 0):
-            problems.append(Problem(key, f"{settings[key]!r} must be a whole number, 0 or more"))
+            problems.append(Problem(key, _("%(value)s must be a whole number, 0 or more", value=repr(settings[key]))))
     if _is_int(settings.get("qualifying_stages")) and settings["qualifying_stages"] > len(QUALIFYING_KEYS):
-        problems.append(Problem("qualifying_stages", f"at most {len(QUALIFYING_KEYS)} qualifying stages (GP-1)"))
+        problems.append(Problem("qualifying_stages", _("at most %(count)s qualifying stages (GP-1)",
+                                                        count=len(QUALIFYING_KEYS))))
     if "basket_order" in settings and settings["basket_order"] not in BASKET_ORDERS:
-        problems.append(Problem("basket_order", f"{settings['basket_order']!r} is not one of level, manual (GP-7)"))
+        problems.append(Problem("basket_order", _("%(value)s is not one of level, manual (GP-7)",
+                                                   value=repr(settings["basket_order"]))))
     if "extra_indicator" in settings:
         problems += _extra_indicator_problems(settings["extra_indicator"])
     if "points_table" in settings:
@@ -299,17 +309,19 @@ def validate(facts: TournamentFacts) -> list[Problem]:
     series = _Series(facts)
     for si, stage in enumerate(facts.stages):
         if stage.key not in allowed:
-            problems.append(Problem(f"stages[{si}].key", f"the series has {settings['qualifying_stages']} "
-                                                         f"qualifying stages (GP-1)"))
+            problems.append(Problem(f"stages[{si}].key", _("the series has %(count)s qualifying stages (GP-1)",
+                                                           count=settings["qualifying_stages"])))
         seen: dict[str, str] = {}
         for ti, team in enumerate(stage.teams):
             for pi, player in enumerate(team.players):
                 path = f"stages[{si}].teams[{ti}].players[{pi}]"
                 if player in seen:
-                    problems.append(Problem(path, f"{player} is already on team {seen[player]} in this stage (GP-8)"))
+                    problems.append(Problem(path, _("%(player)s is already on team %(team)s in this stage (GP-8)",
+                                                     player=player, team=seen[player])))
                 seen.setdefault(player, team.name)
                 if stage.key != FINAL_STAGE and levels.get(player) == 0:
-                    problems.append(Problem(path, f"{player} is a level 0 player and may not play a stage (GP-3)"))
+                    problems.append(Problem(path, _("%(player)s is a level 0 player and may not play a stage (GP-3)",
+                                                     player=player)))
         problems += series.run(stage.key).problems
     problems += mafia.late_appeal_problems(facts, rules_of(facts).appeal_hours, "decided_at", "GP-23")
     return problems
@@ -370,12 +382,17 @@ def _qualifying_stage(series: _Series, run: StageRun) -> tuple[dict[str, str], d
     return statuses, details, extra, awards
 
 
-def _vacancy_notes(finalists: StageFinalists) -> list[str]:
+def _vacancy_notes(finalists: StageFinalists) -> list[Text]:
     """Plain words for the committee: places GP-16 and GP-17 left open, and who is tied for them."""
     notes = []
     for vacancy in finalists.vacancies:
-        tied = f": {', '.join(vacancy['tied'])} tied across the cut" if vacancy["tied"] else ""
-        notes.append(f"{vacancy['rule']}: {vacancy['places']} place(s) left to the committee{tied} (GP-18)")
+        if vacancy["tied"]:
+            notes.append(_("%(rule)s: %(places)s place(s) left to the committee: %(players)s tied across the cut "
+                           "(GP-18)", rule=vacancy["rule"], places=vacancy["places"],
+                           players=", ".join(vacancy["tied"])))
+        else:
+            notes.append(_("%(rule)s: %(places)s place(s) left to the committee (GP-18)", rule=vacancy["rule"],
+                           places=vacancy["places"]))
     return notes
 
 
@@ -402,13 +419,13 @@ def _final_stage(series: _Series, run: StageRun) -> tuple[dict[str, str], dict[s
 def compute(facts: TournamentFacts, stage_key: str | None, now: dt.datetime) -> Standings:
     """The standings of ``stage_key`` (``None``: the latest stage of the document)."""
     if stage_key is not None and stage_key not in STAGE_KEYS:
-        raise RulesetError([Problem("stage", f"unknown stage {stage_key!r}")])
+        raise RulesetError([Problem("stage", _("unknown stage %(key)s", key=repr(stage_key)))])
     if not facts.stages:
         return Standings(stage=stage_key or STAGE_KEYS[0], final=False, teams=[], players=[],
                          details={"rounds": []})
     stage = facts.stage(stage_key) if stage_key else facts.stages[-1]
     if stage is None:
-        raise RulesetError([Problem("stage", f"the document has no stage {stage_key!r}")])
+        raise RulesetError([Problem("stage", _("the document has no stage '%(stage)s'", stage=stage_key))])
     series = _Series(facts)
     run = series.run(stage.key)
     disqualified = series.disqualified_teams(stage.key)

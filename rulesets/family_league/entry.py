@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rulesets.facts import Player, TournamentFacts
+from rulesets.messages import text as _
 
 JUDGED_BEFORE_START = dt.timedelta(hours=24)
 
@@ -68,11 +69,11 @@ def eligibility_problems(
         for nick in roster:
             player = facts.get(nick)
             if player is None or player.family != family:
-                warnings.add(EligibilityWarning(team, nick, "membership",
-                                                f"{nick} is not a member of the family {family} (FL-3)"))
+                warnings.add(EligibilityWarning(team, nick, "membership", _(
+                    "%(player)s is not a member of the family %(family)s (FL-3)", player=nick, family=family)))
             if player is not None and player.banned:
-                warnings.add(EligibilityWarning(team, nick, "banned",
-                                                f"{nick} is banned from official tournaments (FL-3)"))
+                warnings.add(EligibilityWarning(team, nick, "banned", _(
+                    "%(player)s is banned from official tournaments (FL-3)", player=nick)))
     moment = judging_moment(start) if start is not None else None
     for entry in blacklist:
         item = entry if isinstance(entry, BlacklistEntry) else BlacklistEntry(*entry)
@@ -82,8 +83,8 @@ def eligibility_problems(
             continue
         for nick, other in ((item.owner, item.target), (item.target, item.owner)):
             for team in team_of[nick]:
-                warnings.add(EligibilityWarning(team, nick, "blacklist",
-                                                f"{nick} and {other} are on a blacklist together (FL-3)", other))
+                warnings.add(EligibilityWarning(team, nick, "blacklist", _(
+                    "%(player)s and %(other)s are on a blacklist together (FL-3)", player=nick, other=other), other))
     return sorted(warnings, key=lambda w: (w.team, w.player, w.reason, w.other or ""))
 
 
@@ -114,7 +115,7 @@ def draw_groups(teams: Sequence[str], groups: int, seed: str) -> list[list[str]]
     """
     if groups < 1:
         raise ValueError("groups must be at least 1")
-    drawn: list[list[str]] = [[] for _ in range(groups)]
+    drawn: list[list[str]] = [[] for _group in range(groups)]
     for pot_index, start in enumerate(range(0, len(teams), groups)):
         pot = list(teams[start:start + groups])
         rng = random.Random(f"{seed}:{pot_index}")

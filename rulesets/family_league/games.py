@@ -36,6 +36,7 @@ import datetime as dt
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import lcm
 from typing import NamedTuple
 
@@ -44,6 +45,8 @@ from rulesets.base import round2, to_fraction
 from rulesets.facts import Game, Penalty, Seat, Stage, TournamentFacts
 from rulesets.family_league.rules import LeagueRules
 from rulesets.family_league.settings import PointsTable
+from rulesets.messages import Text, join
+from rulesets.messages import text as _
 
 STAGE_ORDER = ("qualifying", "final")
 SCORES = "scores"
@@ -53,6 +56,14 @@ FL15_CODES = {
     "two_players": "FL-15.3",
     "foreign_player": "FL-15.4",
 }
+
+# Why a scoring seat earns its points (FL-13): the outcome for its side, one message each, made once.
+CIVILIANS_WIN = _("civilians win")
+MAFIA_WIN = _("mafia win")
+MANIAC_WIN = _("maniac win")
+DRAW = _("draw")
+LOSS = _("loss")
+ONE_KILL = _("1 kill")
 
 
 @dataclass(frozen=True)
@@ -172,34 +183,53 @@ def in_force(times: dict[str, dt.datetime | None], name: str, game: Game) -> boo
     return since is None or game.scheduled_at is None or game.scheduled_at >= since
 
 
-def seat_value(seat: Seat, game: Game, table: PointsTable) -> tuple[Fraction, str]:
+def seat_value(seat: Seat, game: Game, table: PointsTable) -> tuple[Fraction, Text]:
     """The points a scoring seat earns and why (FL-13), cut by a timeout (FL-14)."""
     outcome = game.outcome
     side = seat.side
+    kills = 0
     if side == "civilians":
         points, reason = {
-            "civilians": (table.civilians_win, "civilians win"),
-            "draw": (table.civilians_draw, "draw"),
-        }.get(outcome, (Fraction(0), "loss"))
+            "civilians": (table.civilians_win, CIVILIANS_WIN),
+            "draw": (table.civilians_draw, DRAW),
+        }.get(outcome, (Fraction(0), LOSS))
     elif side == "mafia":
         points, reason = {
-            "mafia": (table.mafia_win, "mafia win"),
-            "draw": (table.mafia_draw, "draw"),
-        }.get(outcome, (Fraction(0), "loss"))
+            "mafia": (table.mafia_win, MAFIA_WIN),
+            "draw": (table.mafia_draw, DRAW),
+        }.get(outcome, (Fraction(0), LOSS))
     else:
         bonus, reason = {
-            "maniac": (table.maniac_win, "maniac win"),
-            "draw": (table.maniac_draw, "draw"),
-        }.get(outcome, (Fraction(0), "loss"))
+            "maniac": (table.maniac_win, MANIAC_WIN),
+            "draw": (table.maniac_draw, DRAW),
+        }.get(outcome, (Fraction(0), LOSS))
         points = bonus + table.kill_points(seat.maniac_kills)
-        if seat.maniac_kills:
-            reason += f", {seat.maniac_kills} kill{'s' if seat.maniac_kills != 1 else ''}"
+        kills = seat.maniac_kills
+    timeout = None
     if seat.timed_out:
         days = seat.days_played or 0
         game_days = game.game_days or 0
         points = points * Fraction(days, game_days) if game_days else Fraction(0)
-        reason += f"; timeout: {days}/{game_days} days"
+        timeout = (days, game_days)
+    if kills or timeout is not None:
+        reason = seat_reason(reason.template, kills, timeout)
     return points, reason
+
+
+_OUTCOME_REASONS = {reason.template: reason for reason in (CIVILIANS_WIN, MAFIA_WIN, MANIAC_WIN, DRAW, LOSS)}
+
+
+@lru_cache(maxsize=1024, typed=True)
+def seat_reason(outcome: str, kills: int, timeout: tuple[int, int] | None) -> Text:
+    """The reason of a seat whose outcome (``"maniac win"``, ...) is followed by the maniac's kills and a timeout
+    (FL-13, FL-14), made once per combination: ``"maniac win, 2 kills; timeout: 3 of 5 days"``."""
+    reason: Text | str = _OUTCOME_REASONS[outcome]
+    if kills:
+        reason = join(", ", [reason, ONE_KILL if kills == 1 else _("%(kills)s kills", kills=kills)])
+    if timeout is not None:
+        reason = join("; ", [reason, _("timeout: %(days)s of %(game_days)s days", days=timeout[0],
+                                       game_days=timeout[1])])
+    return reason  # type: ignore[return-value]  # a join of messages is a message
 
 
 def common_denominator(facts: TournamentFacts, table: PointsTable) -> int:

@@ -29,6 +29,7 @@ from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from itertools import chain
 from operator import attrgetter
 from typing import NamedTuple
@@ -54,6 +55,8 @@ from rulesets.family_league.games import (
 from rulesets.family_league.rounds import NUMBER, RoundFigures
 from rulesets.family_league.rules import rules_of
 from rulesets.family_league.settings import PointsTable, setting
+from rulesets.messages import Text
+from rulesets.messages import text as _
 
 COUNTED = ("scores", "two_players")  # seats that make their player one who played for the team (FL-20)
 MAFIA_ROLES = frozenset(role for role, side in SIDE_OF_ROLE.items() if side == "mafia")
@@ -278,19 +281,18 @@ class Context:
                 into.mafia[index] -= known[2]
         return None
 
-    def unentitled(self, seat, game: Game, earlier: int) -> str | None:
+    def unentitled(self, seat, game: Game, earlier: int) -> Text | None:
         """Why the seat's player may not play this game for this team, or None (FL-15.2, FL-3..FL-6)."""
         if seat.player not in self.rosters.get(seat.team, ()):
-            return f"{seat.player} is not on {seat.team}'s roster"
+            return _not_on_roster(seat.player, seat.team)
         if self.left and seat.team in self.left and in_force(self.left[seat.team], seat.player, game):
-            return (f"{seat.player} left {seat.team}'s roster at {self.left[seat.team][seat.player].isoformat()} "
-                    f"(FL-3, FL-4)")
+            return _left_roster(seat.player, seat.team, self.left[seat.team][seat.player].isoformat())
         if self.player_dq and in_force(self.player_dq, seat.player, game):
-            return f"{seat.player} is disqualified"
+            return _disqualified(seat.player)
         if seat.fake_passport:
-            return f"{seat.player} used a fake passport (FL-6)"
+            return _fake_passport(seat.player)
         if earlier >= self.limit:
-            return f"{seat.player} already played {earlier} games, the limit is {self.limit} (FL-5)"
+            return _over_limit(seat.player, earlier, self.limit)
         return None
 
     def judge(self, stage_key: str, game: Game, recorded: str | None, teams: tuple[str, ...],
@@ -329,11 +331,11 @@ class Context:
         for index, seat in enumerate(game.seats):
             problem = None
             if seat.team not in teams:
-                verdict, problem = "foreign_player", f"{seat.team} does not take part in game {number}"
+                verdict, problem = "foreign_player", _not_in_game(seat.team, number)
             elif (problem := self.unentitled(seat, game, earlier[index] if earlier else 0)) is not None:
                 verdict = "ineligible_player"
             elif seat.team in scoring_teams:
-                verdict, problem = "two_players", f"{seat.team} already has a player in game {number}"
+                verdict, problem = "two_players", _second_player(seat.team, number)
             else:
                 verdict = SCORES
                 scoring_teams.add(seat.team)
@@ -341,8 +343,67 @@ class Context:
             if verdict == SCORES:
                 values.append(self.value(seat, game))
             else:
-                values.append((zero, f"{verdict} ({FL15_CODES[verdict]}): {problem}", 0))
+                values.append((zero, _violating_seat(verdict, problem, problem.template, tuple(problem.params.items())),
+                               0))
         return tuple(verdicts), tuple(values)
+
+
+# Why a seat scores nothing, and the texts of detected violations (FL-15, FL-10): each made once per set of
+# parameters, so that a recompute from scratch gives the same objects again.
+_CACHED = 8192
+
+
+@lru_cache(maxsize=_CACHED, typed=True)
+def _not_on_roster(player: str, team: str) -> Text:
+    return _("%(player)s is not on %(team)s's roster", player=player, team=team)
+
+
+@lru_cache(maxsize=_CACHED, typed=True)
+def _left_roster(player: str, team: str, at: str) -> Text:
+    return _("%(player)s left %(team)s's roster at %(at)s (FL-3, FL-4)", player=player, team=team, at=at)
+
+
+@lru_cache(maxsize=_CACHED, typed=True)
+def _disqualified(player: str) -> Text:
+    return _("%(player)s is disqualified", player=player)
+
+
+@lru_cache(maxsize=_CACHED, typed=True)
+def _fake_passport(player: str) -> Text:
+    return _("%(player)s used a fake passport (FL-6)", player=player)
+
+
+@lru_cache(maxsize=_CACHED, typed=True)
+def _over_limit(player: str, games: int, limit: int) -> Text:
+    return _("%(player)s already played %(games)s games, the limit is %(limit)s (FL-5)", player=player, games=games,
+             limit=limit)
+
+
+@lru_cache(maxsize=_CACHED, typed=True)
+def _not_in_game(team: str, number: int) -> Text:
+    return _("%(team)s does not take part in game %(number)s", team=team, number=number)
+
+
+@lru_cache(maxsize=_CACHED, typed=True)
+def _second_player(team: str, number: int) -> Text:
+    return _("%(team)s already has a player in game %(number)s", team=team, number=number)
+
+
+@lru_cache(maxsize=_CACHED, typed=True)
+def _violating_seat(verdict: str, problem: Text, template: str, params: tuple) -> Text:
+    """``two_players (FL-15.3): <why>``; ``template`` and ``params`` are the problem's, so that two problems
+    spelt alike but made differently are not taken for one."""
+    return _("%(kind)s (%(code)s): %(problem)s", kind=verdict, code=FL15_CODES[verdict], problem=problem)
+
+
+@lru_cache(maxsize=_CACHED, typed=True)
+def _no_player(team: str, number: int) -> Text:
+    return _("%(team)s has no player in game %(number)s", team=team, number=number)
+
+
+@lru_cache(maxsize=_CACHED, typed=True)
+def _did_not_come(team: str, number: int) -> Text:
+    return _("%(team)s did not come to game %(number)s", team=team, number=number)
 
 
 def _seat_violations(stage: str, game: Game, verdicts: Sequence[str], values, points: Fraction) -> list[Violation]:
@@ -362,7 +423,7 @@ def _no_shows_of_started_game(stage: str, game: Game, teams: tuple[str, ...], po
         return []
     return [
         Violation(stage=stage, game=game.number, team=team, kind="no_show", code="FL-15.1",
-                  points=points, text=f"{team} has no player in game {game.number}")
+                  points=points, text=_no_player(team, game.number))
         for team in teams
         if team not in seated
     ]
@@ -371,7 +432,7 @@ def _no_shows_of_started_game(stage: str, game: Game, teams: tuple[str, ...], po
 def _no_shows_of_not_held_game(stage: str, game: Game, teams: tuple[str, ...], points: Fraction) -> list[Violation]:
     """The teams that did not come to a game that did not start get a ``no_show`` each (FL-10)."""
     return [Violation(stage=stage, game=game.number, team=team, kind="no_show", code="FL-10",
-                      points=points, text=f"{team} did not come to game {game.number}")
+                      points=points, text=_did_not_come(team, game.number))
             for team in dict.fromkeys(game.absent_teams) if team in teams]
 
 

@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from rulesets.base import Problem, to_fraction
+from rulesets.messages import text as _
 
 FINE_COUNTERS = ("team", "tournament")
 SHARED_PRIZE_MODES = ("average_places", "each_full", "split_one")
@@ -68,21 +69,23 @@ def validate_settings(settings: dict) -> list[Problem]:
     """Refuse unknown settings and values of the wrong type (paths relative to ``tournament.settings``)."""
     problems: list[Problem] = []
     for key in sorted(set(settings) - set(DEFAULT_SETTINGS)):
-        problems.append(Problem(key, "unknown setting of family_league"))
+        problems.append(Problem(key, _("unknown setting of family_league")))
     for key, (minimum, rule) in _WHOLE_NUMBERS.items():
         if key in settings:
             value = settings[key]
             if isinstance(value, bool) or not isinstance(value, int):
-                problems.append(Problem(key, f"must be a whole number ({rule})"))
+                problems.append(Problem(key, _("must be a whole number (%(rule)s)", rule=rule)))
             elif value < minimum:
-                problems.append(Problem(key, f"{value} is below {minimum} ({rule})"))
+                problems.append(Problem(key, _("%(value)s is below %(minimum)s (%(rule)s)", value=value, minimum=minimum,
+                                               rule=rule)))
     if "advance_per_group" in settings and isinstance(settings["advance_per_group"], int):
         if settings["advance_per_group"] > 21:
-            problems.append(Problem("advance_per_group", "a group has at most 21 teams (FL-8)"))
+            problems.append(Problem("advance_per_group", _("a group has at most 21 teams (FL-8)")))
     for key, options, rule in (("fine_counter", FINE_COUNTERS, "FL-17"),
                                ("shared_prize", SHARED_PRIZE_MODES, "FL-21")):
         if key in settings and settings[key] not in options:
-            problems.append(Problem(key, f"{settings[key]!r} is not one of {', '.join(options)} ({rule})"))
+            problems.append(Problem(key, _("%(value)s is not one of %(options)s (%(rule)s)", value=repr(settings[key]),
+                                           options=", ".join(options), rule=rule)))
     if "prizes" in settings:
         problems += _prize_problems(settings["prizes"])
     if "points_table" in settings:
@@ -99,46 +102,47 @@ def _prize_problems(prizes: Any) -> list[Problem]:
     if not isinstance(prizes, list) or not all(
         isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in prizes
     ):
-        return [Problem("prizes", "must be a list of whole, non-negative amounts of mf (FL-20)")]
+        return [Problem("prizes", _("must be a list of whole, non-negative amounts of mf (FL-20)"))]
     return []
 
 
 def _amount_problem(value: Any, path: str) -> Problem | None:
     """A points value: a non-negative number or a string holding one (FL-13)."""
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        return Problem(path, "must be a number (FL-13)")
+        return Problem(path, _("must be a number (FL-13)"))
     try:
         number = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
     except InvalidOperation:
-        return Problem(path, f"{value!r} is not a number (FL-13)")
+        return Problem(path, _("%(value)s is not a number (FL-13)", value=repr(value)))
     if not number.is_finite() or number < 0:
-        return Problem(path, f"{value!r} must be a finite number, at least 0 (FL-13)")
+        return Problem(path, _("%(value)s must be a finite number, at least 0 (FL-13)", value=repr(value)))
     return None
 
 
 def _points_table_problems(table: Any) -> list[Problem]:
     if not isinstance(table, dict):
-        return [Problem("points_table", "must be an object of sides (FL-13)")]
+        return [Problem("points_table", _("must be an object of sides (FL-13)"))]
     problems: list[Problem] = []
     for side in sorted(set(table) - set(_SIDE_KEYS)):
-        problems.append(Problem(f"points_table.{side}", "unknown side (civilians, mafia, maniac) (FL-13)"))
+        problems.append(Problem(f"points_table.{side}", _("unknown side (civilians, mafia, maniac) (FL-13)")))
     for side, keys in _SIDE_KEYS.items():
         if side not in table:
             continue
         entry = table[side]
         path = f"points_table.{side}"
         if not isinstance(entry, dict):
-            problems.append(Problem(path, "must be an object (FL-13)"))
+            problems.append(Problem(path, _("must be an object (FL-13)")))
             continue
         for key in sorted(set(entry) - set(keys)):
-            problems.append(Problem(f"{path}.{key}", f"unknown key; {side} takes {', '.join(keys)} (FL-13)"))
+            problems.append(Problem(f"{path}.{key}", _("unknown key; %(side)s takes %(keys)s (FL-13)", side=side,
+                                                       keys=", ".join(keys))))
         for key in keys:
             if key not in entry:
                 continue
             if key == "kills":
                 kills = entry[key]
                 if not isinstance(kills, list) or not kills:
-                    problems.append(Problem(f"{path}.kills", "must be a non-empty list of points per kill (FL-13)"))
+                    problems.append(Problem(f"{path}.kills", _("must be a non-empty list of points per kill (FL-13)")))
                     continue
                 for index, value in enumerate(kills):
                     problem = _amount_problem(value, f"{path}.kills[{index}]")
@@ -153,11 +157,11 @@ def _points_table_problems(table: Any) -> list[Problem]:
 
 def _room_comment_problems(comment: Any) -> list[Problem]:
     if not isinstance(comment, str) or not comment.strip():
-        return [Problem("room_comment", "must be a non-empty text (FL-9)")]
+        return [Problem("room_comment", _("must be a non-empty text (FL-9)"))]
     try:
         comment.format(group="1", day=1, n=1)
     except (KeyError, IndexError, ValueError) as error:
-        return [Problem("room_comment", f"may use only {{group}}, {{day}} and {{n}}: {error} (FL-9)")]
+        return [Problem("room_comment", _("may use only {group}, {day} and {n}: %(error)s (FL-9)", error=str(error)))]
     return []
 
 
@@ -171,13 +175,13 @@ def parse_time_of_day(text: str) -> dt.time:
 
 def _game_times_problems(times: Any) -> list[Problem]:
     if not isinstance(times, list) or not times or not all(isinstance(t, str) for t in times):
-        return [Problem("game_times", "must be a non-empty list of times HH:MM (FL-9)")]
+        return [Problem("game_times", _("must be a non-empty list of times HH:MM (FL-9)"))]
     try:
         parsed = [parse_time_of_day(t) for t in times]
     except ValueError:
-        return [Problem("game_times", f"{times!r} holds a time that is not HH:MM (FL-9)")]
+        return [Problem("game_times", _("%(times)s holds a time that is not HH:MM (FL-9)", times=repr(times)))]
     if any(a >= b for a, b in zip(parsed, parsed[1:])):
-        return [Problem("game_times", "times must be in increasing order (FL-9)")]
+        return [Problem("game_times", _("times must be in increasing order (FL-9)"))]
     return []
 
 
@@ -187,21 +191,21 @@ def _fl0_problems(settings: dict) -> list[Problem]:
     for key in ("room", "curator"):
         value = settings.get(key)
         if value is not None and not isinstance(value, str):
-            problems.append(Problem(key, "must be a text (FL-0)"))
+            problems.append(Problem(key, _("must be a text (FL-0)")))
     organizers = settings.get("organizers")
     if organizers is not None and not isinstance(organizers, str) and not (
         isinstance(organizers, list) and all(isinstance(o, str) for o in organizers)
     ):
-        problems.append(Problem("organizers", "must be a text or a list of texts (FL-0)"))
+        problems.append(Problem("organizers", _("must be a text or a list of texts (FL-0)")))
     judges = settings.get("judges")
     if judges is not None and not (
         isinstance(judges, dict)
         and all(isinstance(v, list) and all(isinstance(n, str) for n in v) for v in judges.values())
     ):
-        problems.append(Problem("judges", "must be an object of stage key: list of nicks (FL-0)"))
+        problems.append(Problem("judges", _("must be an object of stage key: list of nicks (FL-0)")))
     elif isinstance(judges, dict):
         for key in sorted(set(judges) - {"qualifying", "final"}):
-            problems.append(Problem(f"judges.{key}", "unknown stage (qualifying, final) (FL-0)"))
+            problems.append(Problem(f"judges.{key}", _("unknown stage (qualifying, final) (FL-0)")))
     for key in ("ends_on", "registration_deadline"):
         value = settings.get(key)
         if value is None:
@@ -211,7 +215,7 @@ def _fl0_problems(settings: dict) -> list[Problem]:
                 raise ValueError
             dt.date.fromisoformat(value)
         except ValueError:
-            problems.append(Problem(key, f"{value!r} is not a date YYYY-MM-DD (FL-0)"))
+            problems.append(Problem(key, _("%(value)s is not a date YYYY-MM-DD (FL-0)", value=repr(value))))
     return problems
 
 

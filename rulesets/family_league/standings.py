@@ -67,6 +67,8 @@ from rulesets.family_league.rules import detected_violation_closes, rules_of
 from rulesets.family_league.settings import DEFAULT_SETTINGS as DEFAULT_SETTINGS
 from rulesets.family_league.settings import setting
 from rulesets.family_league.settings import validate_settings as validate_settings
+from rulesets.messages import Text
+from rulesets.messages import text as _
 from rulesets.protocol import GamePoints
 
 KEY = "family_league"
@@ -79,6 +81,28 @@ MAX_PLAYERS_IN_GAME = 21
 STATS_RANGE = (150, 450)
 CUPS = ("gold cup", "silver cup", "bronze cup")
 STATUS = attrgetter("status")
+
+# The ruleset's sentences without parameters (refusals of a game or a penalty, a table's note), made once.
+GAME_NAMES_GROUP = _("a game of a stage with several groups names its group (FL-8)")
+PENALTY_NAMES_STAGE = _("a penalty names the stage it costs points in (FL-16)")
+PENALTY_NAMES_TEAM = _("a penalty names its team, or a player on a team (FL-18)")
+FEW_TEAMS_FOR_GROUPS = _("a qualifying stage with fewer than groups_from_teams teams (FL-7)")
+# A recorded game's status that contradicts its outcome or seats (mafia_glossary "What a recorded game holds"),
+# one sentence per status, so that the status is said in words.
+NEEDS_OUTCOME = {
+    "played": _("a played game needs an outcome"),
+    "technical": _("a technical game needs an outcome"),
+}
+HAS_NO_OUTCOME = {
+    "scheduled": _("a scheduled game has no outcome"),
+    "not_held": _("a not_held game has no outcome"),
+    "annulled": _("a annulled game has no outcome"),
+}
+HAS_NO_SEATS = {
+    "scheduled": _("a scheduled game has no seats"),
+    "not_held": _("a not_held game has no seats"),
+    "annulled": _("a annulled game has no seats"),
+}
 
 # --- validation -------------------------------------------------------------------------------------------
 
@@ -98,8 +122,8 @@ def validate(facts: TournamentFacts) -> list[Problem]:
             teams = {t.name for t in facts.teams}
             for oi, name in enumerate(decision.order):
                 if name not in teams:
-                    problems.append(Problem(f"decisions[{di}].order[{oi}]",
-                                            f"{name!r} is not a team; the curator orders tied teams (FL-11)"))
+                    problems.append(Problem(f"decisions[{di}].order[{oi}]", _(
+                        "%(team)s is not a team; the curator orders tied teams (FL-11)", team=repr(name))))
     problems += mafia.late_appeal_problems(facts, rules_of(facts).appeal_hours, APPEAL_FROM, "FL-19")
     return problems
 
@@ -109,12 +133,12 @@ def _group_problems(stage: Stage, path: str) -> list[Problem]:
     seen: dict[str, str] = {}
     for gi, group in enumerate(stage.groups):
         if len(group.teams) > MAX_PLAYERS_IN_GAME:
-            problems.append(Problem(f"{path}.groups[{gi}].teams",
-                                    f"group {group.name} has {len(group.teams)} teams; at most 21 (FL-8)"))
+            problems.append(Problem(f"{path}.groups[{gi}].teams", _(
+                "group %(group)s has %(count)s teams; at most 21 (FL-8)", group=group.name, count=len(group.teams))))
         for ti, team in enumerate(group.teams):
             if team in seen:
-                problems.append(Problem(f"{path}.groups[{gi}].teams[{ti}]",
-                                        f"{team} is already in group {seen[team]} (FL-8)"))
+                problems.append(Problem(f"{path}.groups[{gi}].teams[{ti}]", _(
+                    "%(team)s is already in group %(group)s (FL-8)", team=team, group=seen[team])))
             else:
                 seen[team] = group.name
     return problems
@@ -125,38 +149,56 @@ def _game_problems(game: Game, pools: tuple[Pool, ...], path: str) -> list[Probl
     problems: list[Problem] = []
     scores = game.status in SCORING_STATUSES
     if scores and game.outcome is None:
-        problems.append(Problem(f"{path}.outcome", f"a {game.status} game needs an outcome"))
+        problems.append(Problem(f"{path}.outcome", _needs_outcome(game.status)))
     if not scores and game.outcome is not None:
-        problems.append(Problem(f"{path}.outcome", f"a {game.status} game has no outcome"))
+        problems.append(Problem(f"{path}.outcome", _has_no_outcome(game.status)))
     if not scores and game.seats:
-        problems.append(Problem(f"{path}.seats", f"a {game.status} game has no seats"))
+        problems.append(Problem(f"{path}.seats", _has_no_seats(game.status)))
     pool = game_pool(pools, game)
     if pool is None and game.group is None:
-        problems.append(Problem(f"{path}.group", "a game of a stage with several groups names its group (FL-8)"))
+        problems.append(Problem(f"{path}.group", GAME_NAMES_GROUP))
     if len(game.seats) > MAX_PLAYERS_IN_GAME:
-        problems.append(Problem(f"{path}.seats", f"{len(game.seats)} seats; a game holds at most 21 players (FL-8)"))
+        problems.append(Problem(f"{path}.seats", _(
+            "%(count)s seats; a game holds at most 21 players (FL-8)", count=len(game.seats))))
     if game.status == "not_held" and pool is not None:
         for ti, team in enumerate(game.absent_teams):
             if team not in pool.teams:
-                problems.append(Problem(f"{path}.absent_teams[{ti}]",
-                                        f"{team} is not a team of this game's group (FL-10)"))
+                problems.append(Problem(f"{path}.absent_teams[{ti}]", _(
+                    "%(team)s is not a team of this game's group (FL-10)", team=team)))
     seen: set[str] = set()
     low, high = STATS_RANGE
     days = game.game_days
     for pi, seat in enumerate(game.seats):
         # the seat's path is spelt only for a problem: a league reads 150,000 seats (issue 20)
         if seat.player in seen:
-            problems.append(Problem(f"{path}.seats[{pi}].player", f"{seat.player} already has a seat in this game"))
+            problems.append(Problem(f"{path}.seats[{pi}].player", _(
+                "%(player)s already has a seat in this game", player=seat.player)))
         seen.add(seat.player)
         if seat.maniac_kills and seat.role != "maniac":
-            problems.append(Problem(f"{path}.seats[{pi}].maniac_kills",
-                                    f"{seat.player} has kills but is not the maniac"))
+            problems.append(Problem(f"{path}.seats[{pi}].maniac_kills", _(
+                "%(player)s has kills but is not the maniac", player=seat.player)))
         if seat.days_played is not None and days is not None and seat.days_played > days:
-            problems.append(Problem(f"{path}.seats[{pi}].days_played",
-                                    f"{seat.days_played} is greater than the game's game_days {days} (FL-14)"))
+            problems.append(Problem(f"{path}.seats[{pi}].days_played", _(
+                "%(days)s is greater than the game's game_days %(game_days)s (FL-14)", days=seat.days_played,
+                game_days=days)))
         if seat.stats is not None and not low <= seat.stats <= high:
-            problems.append(Problem(f"{path}.seats[{pi}].stats", f"{seat.stats} is outside 150..450"))
+            problems.append(Problem(f"{path}.seats[{pi}].stats", _("%(stats)s is outside 150..450", stats=seat.stats)))
     return problems
+
+
+def _needs_outcome(status: str) -> Text:
+    known = NEEDS_OUTCOME.get(status)
+    return known if known is not None else _("a %(status)s game needs an outcome", status=status)
+
+
+def _has_no_outcome(status: str) -> Text:
+    known = HAS_NO_OUTCOME.get(status)
+    return known if known is not None else _("a %(status)s game has no outcome", status=status)
+
+
+def _has_no_seats(status: str) -> Text:
+    known = HAS_NO_SEATS.get(status)
+    return known if known is not None else _("a %(status)s game has no seats", status=status)
 
 
 def _penalty_problems(facts: TournamentFacts) -> list[Problem]:
@@ -164,9 +206,9 @@ def _penalty_problems(facts: TournamentFacts) -> list[Problem]:
     for index, penalty in enumerate(facts.penalties):
         path = f"penalties[{index}]"
         if penalty.stage is None:
-            problems.append(Problem(f"{path}.stage", "a penalty names the stage it costs points in (FL-16)"))
+            problems.append(Problem(f"{path}.stage", PENALTY_NAMES_STAGE))
         if penalty_team(facts, penalty) is None:
-            problems.append(Problem(f"{path}.team", "a penalty names its team, or a player on a team (FL-18)"))
+            problems.append(Problem(f"{path}.team", PENALTY_NAMES_TEAM))
     return problems
 
 
@@ -183,9 +225,12 @@ def _official_problems(facts: TournamentFacts) -> list[Problem]:
             continue
         allowed = set(judges.get(decision.stage or "", ())) | ({curator} if curator else set())
         if allowed and decision.by not in allowed:
-            problems.append(Problem(f"decisions[{index}].by",
-                                    f"{decision.by} is neither a judge of the {decision.stage} stage nor the "
-                                    f"curator (FL-0)"))
+            if decision.stage is None:
+                message = _("%(by)s is neither a judge of the None stage nor the curator (FL-0)", by=decision.by)
+            else:
+                message = _("%(by)s is neither a judge of the %(stage)s stage nor the curator (FL-0)", by=decision.by,
+                            stage=decision.stage)
+            problems.append(Problem(f"decisions[{index}].by", message))
     return problems
 
 
@@ -337,10 +382,11 @@ def _chosen_stage(facts: TournamentFacts, stage_key: str | None) -> Stage:
             return facts.stages[-1]
         return Stage(key="qualifying" if qualifying_planned(facts) else "final")
     if stage_key not in STAGE_KEYS:
-        raise RulesetError([Problem("stage", f"unknown stage {stage_key!r}; family_league has {', '.join(STAGE_KEYS)}")])
+        raise RulesetError([Problem("stage", _("unknown stage %(key)s; family_league has %(keys)s", key=repr(stage_key),
+                                               keys=", ".join(STAGE_KEYS)))])
     stage = facts.stage(stage_key)
-    if stage is None:
-        raise RulesetError([Problem("stage", f"the tournament has no stage {stage_key!r} yet")])
+    if stage is None:  # a key of STAGE_KEYS: its repr() is the key in single quotes
+        raise RulesetError([Problem("stage", _("the tournament has no stage '%(stage)s' yet", stage=stage_key))])
     return stage
 
 
@@ -553,8 +599,8 @@ def _qualifying(facts: TournamentFacts, stage: Stage, analysis: LeagueAnalysis, 
             cut_ties.append({"group": pool.name, "rank": tie[0].rank, "teams": [r.team for r in tie],
                              "settled": False})
         teams.extend(ranked)
-    notes = [f"group {t['group']}: {', '.join(t['teams'])} are tied at the cut; the curator decides (FL-11)"
-             for t in cut_ties if complete]
+    notes: list[str] = [_("group %(group)s: %(teams)s are tied at the cut; the curator decides (FL-11)",
+                          group=t["group"], teams=", ".join(t["teams"])) for t in cut_ties if complete]
     return Standings(stage="qualifying", final=False, teams=teams, awards=[], notes=notes,
                      details={"cut_ties": cut_ties, "advance_per_group": advance})
 
@@ -660,16 +706,17 @@ def _player_details(sums: StageSums, denominator: int) -> list[dict[str, Any]]:
 
 
 def _notes(facts: TournamentFacts) -> list[str]:
-    notes = []
+    notes: list[str] = []
     minimum = setting(facts.settings, "min_teams")
     if len(facts.teams) < minimum:
-        notes.append(f"{len(facts.teams)} teams: the tournament runs only with at least {minimum} (FL-2)")
+        notes.append(_("%(teams)s teams: the tournament runs only with at least %(minimum)s (FL-2)",
+                       teams=len(facts.teams), minimum=minimum))
     qualifying = facts.stage("qualifying")
     if qualifying is not None and len(facts.teams) < setting(facts.settings, "groups_from_teams"):
-        notes.append("a qualifying stage with fewer than groups_from_teams teams (FL-7)")
+        notes.append(FEW_TEAMS_FOR_GROUPS)
     if qualifying is not None and qualifying.groups and len(qualifying.groups) != setting(facts.settings, "groups"):
-        notes.append(f"the qualifying stage has {len(qualifying.groups)} groups, the setting says "
-                     f"{setting(facts.settings, 'groups')} (FL-8)")
+        notes.append(_("the qualifying stage has %(groups)s groups, the setting says %(setting)s (FL-8)",
+                       groups=len(qualifying.groups), setting=setting(facts.settings, "groups")))
     return notes
 
 

@@ -56,7 +56,7 @@ def test_example_is_not_final_while_most_of_the_30_final_games_remain():
 def test_example_seat_points_name_their_reasons():
     points = family_league.seat_points(parse_document(load("family_league.json")), "final")
     assert points[(4, "Fam02-p2")] == (Fraction(6, 5), "loss, 3 kills")
-    assert points[(2, "Fam03-p3")] == (Fraction(0), "civilians win; timeout: 0/3 days")
+    assert points[(2, "Fam03-p3")] == (Fraction(0), "civilians win; timeout: 0 of 3 days")
     assert points[(4, "Fam03-p4")][0] == 0 and points[(4, "Fam03-p4")][1].startswith("two_players")
 
 
