@@ -7,6 +7,7 @@ import zoneinfo
 from collections.abc import Iterable
 
 from django.utils import timezone
+from django.utils.formats import date_format
 
 
 def zone_of(name: str | None) -> zoneinfo.ZoneInfo:
@@ -51,3 +52,16 @@ def zones_caption(zone_name: str, moments: Iterable[dt.datetime | dt.date | None
         if caption not in captions:
             captions.append(caption)
     return "; ".join(captions) if captions else zone_caption(zone_name)
+
+
+MOMENT_FORMAT = "j E Y, H:i"  # the one style of a moment on pages and in messages (the month's name per language)
+
+
+def moment_text(value: dt.datetime | None, zone_name: str | None, *, with_zone: bool = True) -> str:
+    """A moment as people read it, in the active language and the given zone: "8 сентября 2014, 19:00
+    (Europe/Moscow)"; "—" for none."""
+    if value is None:
+        return "—"
+    zone = zone_of(zone_name)
+    text = date_format(value.astimezone(zone), MOMENT_FORMAT)
+    return f"{text} ({zone.key})" if with_zone else text

@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import logging
-import zoneinfo
 from dataclasses import dataclass
 
 from django.core.mail import send_mail
@@ -24,6 +23,7 @@ from django.utils.translation import gettext as _
 import rulesets
 from accounts.models import Player, TournamentRole
 from accounts.permissions import appeal_deciders, can_decide_appeals, refuse_to_file
+from accounts.zones import moment_text
 from rulesets import facts as F
 from rulesets.errors import Invalid, NotAllowed, Problem
 from rulesets.interchange import Reader, parse_decision, replacement_problems
@@ -148,9 +148,8 @@ def file_appeal(tournament: Tournament, user, target: AppealTarget, *, team: Tea
     facts = load_facts(tournament) if target.game is None else None
     deadline = filing_deadline(tournament, target, facts)
     if deadline is not None and not filed_in_time(tournament, target, now, facts):
-        zone = zoneinfo.ZoneInfo(tournament.timezone)
         raise AppealRefused(_("The deadline for this appeal was %(deadline)s (%(zone)s); it can no longer be filed.")
-                            % {"deadline": deadline.astimezone(zone).strftime("%Y-%m-%d %H:%M:%S"),
+                            % {"deadline": moment_text(deadline, tournament.timezone, with_zone=False),
                                "zone": tournament.timezone})
     with transaction.atomic():
         order = (Appeal.objects.filter(tournament=tournament).order_by("-order").values_list("order", flat=True)

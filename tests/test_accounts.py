@@ -437,7 +437,7 @@ def test_family_page_shows_members_with_dates_and_the_head(client, clan, django_
     with django_assert_max_num_queries(8):
         response = client.get(reverse("family", args=[family.pk]))
     content = response.content.decode()
-    assert "2020-01-01" in content and "2021-05-01" in content and "Head" in content
+    assert "1 января 2020" in content and "1 мая 2021" in content and "Head" in content
     for i in range(30):
         FamilyMembership.objects.create(family=family, player=Player.objects.create(nick=f"m{i}"),
                                         joined_on=dt.date(2022, 1, 1), left_on=dt.date(2023, 1, 1))

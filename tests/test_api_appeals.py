@@ -100,7 +100,7 @@ def test_chgk_18_a_late_appeal_is_refused_with_its_deadline_and_a_non_captain_ca
     rotor = Team.objects.get(tournament=tournament, name="Rotor")
     late = client_of(user_playing_as(rotor.captain.nick)).post(f"{API}/appeals/", {
         "tournament": tournament.slug, "kind": "removal", "tour": 2, "question": 1}, format="json")
-    assert late.status_code == 400 and "2013-02-24 23:59:59" in late.content.decode()
+    assert late.status_code == 400 and "24 February 2013, 23:59" in late.content.decode()
     fresh = chgk_today()
     player = client_of(user_playing_as("Rotor 3")).post(f"{API}/appeals/", {
         "tournament": fresh.slug, "kind": "removal", "tour": 2, "question": 1}, format="json")

@@ -48,7 +48,7 @@ from django.utils.translation import gettext as _
 import rulesets
 from accounts.models import Player, Role
 from accounts.permissions import can_enter_results, can_record_decisions, has_role
-from accounts.zones import zone_of
+from accounts.zones import moment_text, zone_of
 from rulesets import facts as F
 from rulesets.base import Problem, strip_prefix
 from rulesets.errors import Conflict, Invalid, NotAllowed, NotFound
@@ -113,7 +113,7 @@ def _local_text(value: dt.datetime | None, tournament: Tournament) -> str:
     """A moment for people: ``2014-09-08 19:00 (Europe/Moscow)``."""
     if value is None:
         return "—"
-    return f"{value.astimezone(zone_of(tournament.timezone)):%Y-%m-%d %H:%M} ({tournament.timezone})"
+    return moment_text(value, tournament.timezone)
 
 
 def _conflict(row, tournament: Tournament) -> Conflict:

@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Blacklist, Family, FamilyMembership, Player, Role
 from accounts.permissions import confirmed_player_of, has_role, refuse_application
+from accounts.zones import moment_text
 from rulesets import facts as F
 from rulesets.errors import Conflict, Invalid, NotAllowed
 from rulesets.family_league.calendar import CalendarSlot, stage_calendar
@@ -108,8 +109,7 @@ def refuse(user, tournament: Tournament, family: Family | None, now: dt.datetime
         return _("Only an official family may enter (FL-1).")
     if tournament.registration_deadline is not None and now > tournament.registration_deadline:
         return _("Registration closed on %(deadline)s (FL-2).") % {
-            "deadline": tournament.registration_deadline.astimezone(zone_of(tournament)).strftime("%Y-%m-%d %H:%M")
-            + " " + zone_of(tournament).key}
+            "deadline": moment_text(tournament.registration_deadline, tournament.timezone)}
     return None
 
 
