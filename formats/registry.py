@@ -96,6 +96,10 @@ def _no_page(tournament: Any, kind: str, stage_key: str | None) -> str | None:
     return None
 
 
+def _no_archive(tournament: Any) -> None:
+    return None
+
+
 @dataclass(frozen=True)
 class FormatHome:
     """What one format adds to the shared pages.
@@ -118,7 +122,9 @@ class FormatHome:
       the schedule (FL-9), ``None`` for the shared one;
     - ``rulebook``: the texts of ``/t/SLUG/rules/`` (``formats.rulebook.Rulebook``), ``None`` for none;
     - ``decision_url(tournament, kind, stage_key)``: the format's own page where the committee records a
-      decision of ``kind`` for a stage (GP-18's vacancies, ties), ``None`` for the admin's.
+      decision of ``kind`` for a stage (GP-18's vacancies, ties), ``None`` for the admin's;
+    - ``archive(tournament)``: close what a tournament entered after it was played has done by its own dates
+      (the ChGK checklists of its played tours), so that a past season reads as finished (the demo uses it).
     """
 
     key: str
@@ -132,6 +138,7 @@ class FormatHome:
     schedule_ics: Callable[[Any, str | None], bytes | None] = _no_calendar
     decision_url: Callable[[Any, str, str | None], str | None] = _no_page
     rulebook: Rulebook | None = None
+    archive: Callable[[Any], None] = _no_archive
 
 
 _HOMES: dict[str, FormatHome] = {}

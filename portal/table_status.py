@@ -23,9 +23,11 @@ from typing import Any
 from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
+from django.utils.translation import ngettext
 
 import rulesets
+from accounts.zones import moment_text
+from portal.labels import status_label
 from scoring.models import StandingsSnapshot
 from tournaments.models import Appeal, Stage, Tournament, TournamentStatus
 
@@ -99,8 +101,7 @@ def open_reasons(tournament: Tournament, stage_key: str, snapshot: StandingsSnap
                                 "%(count)s appeals await a verdict (%(rule)s).", len(pending))
                        % {"count": len(pending), "rule": rule})
     if _window_open(snapshot, now):
-        closes = timezone.localtime(snapshot.recheck_at - dt.timedelta(seconds=1),
-                                    timezone=_zone(tournament)).strftime("%Y-%m-%d %H:%M")
+        closes = moment_text(snapshot.recheck_at - dt.timedelta(seconds=1), tournament.timezone, with_zone=False)
         reasons.append(_("An %(rule)s appeal window is open until %(moment)s (%(zone)s).")
                        % {"rule": rule, "moment": closes, "zone": tournament.timezone})
     if not reasons:
@@ -126,7 +127,7 @@ def settle_table(table: Any, tournament: Tournament, stage_key: str, snapshot: S
         for group in table.groups:
             for row in group.rows:
                 if row.status == "active":
-                    row.status, row.status_label = "finished", pgettext("team status", "finished")
+                    row.status, row.status_label = "finished", status_label("active", final=True)
     elif table.status == PRELIMINARY:
         table.reasons = open_reasons(tournament, stage_key, snapshot, pending, now)
     return table

@@ -15,12 +15,12 @@ from django.utils import translation
 
 from accounts.forms import COMMON_ZONES, SignUpForm, timezone_choices
 from accounts.models import Family, Player, Role
+from portal.management.commands.demo import site_url
 from portal.templatetags.portal import format_links
 from scoring.models import RecomputeRun, StandingsSnapshot
 from tests.conftest import example
 from tests.factories import RoleFactory, UserFactory, user_playing_as
 from tournaments.importer import import_document
-from tournaments.management.commands.demo import site_url
 
 pytestmark = pytest.mark.django_db
 

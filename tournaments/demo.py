@@ -3,12 +3,37 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 from rulesets import family_league
 from rulesets.interchange import parse_document
 from tournaments.synthetic import chgk_season, class_balanced_tournament
+
+DEMO_DATA = Path(__file__).resolve().parent / "demo_data"
+RECORDED_AFTER = dt.timedelta(hours=3)  # a game's result is in three hours after it was scheduled
+
+
+def demo_documents() -> list[dict[str, Any]]:
+    """The documents the demo loads: the spec's worked examples and the seeded seasons, each as an archive."""
+    documents = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(DEMO_DATA.glob("*.json"))]
+    documents += [demo_chgk_season(), demo_family_league(), demo_class_balanced()]
+    return [as_archive(document) for document in documents]
+
+
+def as_archive(document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` as a tournament entered after it was played: a game's result (played or not held) was recorded three hours
+    after it was scheduled, not when the demo is loaded, so appeal windows run from the game's own date (FL-19)
+    and a finished league is final."""
+    for stage in document.get("stages") or []:
+        for game in stage.get("games") or []:
+            if game.get("status", "played") != "scheduled" and game.get("scheduled_at") \
+                    and not game.get("result_recorded_at"):
+                at = dt.datetime.fromisoformat(game["scheduled_at"]) + RECORDED_AFTER
+                game["result_recorded_at"] = at.isoformat()
+    return document
 
 
 def demo_chgk_season() -> dict[str, Any]:

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.zones import zone_of
 from formats.chgk_tour_points.rules import RULEBOOK
+from formats.chgk_tour_points.services import close_played_checklists
 from formats.registry import DashboardItem as Item
 from formats.registry import FormatHome, Link, admin_url
 from rulesets.chgk_tour_points import KEY
@@ -100,5 +101,10 @@ def player_items(player: Any, entries: list, now: dt.datetime, viewer_zone: str)
     return {"tours": _tours(entries, now, viewer_zone)}
 
 
+def archive(tournament: Any) -> None:
+    """CHGK-11: a season entered after it was played has done its tours' checklists."""
+    close_played_checklists(tournament)
+
+
 HOME = FormatHome(key=KEY, urls="formats.chgk_tour_points.urls", tournament_links=tournament_links,
-                  dashboard_items=dashboard_items, player_items=player_items, rulebook=RULEBOOK)
+                  dashboard_items=dashboard_items, player_items=player_items, rulebook=RULEBOOK, archive=archive)

@@ -328,6 +328,21 @@ def checklists(tournament: Tournament, now: dt.datetime | None = None) -> list[C
     return rows
 
 
+def close_played_checklists(tournament: Tournament) -> int:
+    """A season entered after it was played (the demo, an archive): every checklist item of a tour whose masks
+    are in is done, at the time it was due (CHGK-11), so nothing of a past season reads as overdue.
+
+    Returns how many items it marked; items already marked keep their time."""
+    played = list(Tour.objects.filter(stage__tournament=tournament, played_on__isnull=False, masks__isnull=False)
+                  .distinct())
+    have = set(ChgkChecklistDone.objects.filter(tour__in=played).values_list("tour_id", "key"))
+    marks = [ChgkChecklistDone(tour=tour, key=item.key, done_at=item.due)
+             for tour in played for item in rules.checklist(tour.played_on, tournament.timezone)
+             if (tour.pk, item.key) not in have]
+    ChgkChecklistDone.objects.bulk_create(marks)
+    return len(marks)
+
+
 def mark_done(tour: Tour, key: str, done: bool = True) -> None:
     keys = {item.key for item in rules.checklist(dt.date(2000, 1, 1))}
     if key not in keys:

@@ -276,7 +276,7 @@ def roster_of(registrations: list[StageRegistration], size: int) -> RosterView:
     try:
         roster = stage_roster(queue, invitations, size)
     except ValueError as exc:
-        problem = str(exc)
+        problem = exc.args[0] if exc.args else str(exc)
         roster = stage_roster(queue, invitations[:MAX_INVITATIONS], size)
     withdrawals = sorted((r for r in registrations if r.withdrawn_at is not None), key=lambda r: (r.withdrawn_at, r.pk))
     history = []
@@ -286,7 +286,7 @@ def roster_of(registrations: list[StageRegistration], size: int) -> RosterView:
             roster = replace_withdrawal(roster, nick, drawn=registration.withdrawn_after_draw,
                                         new_invitation=replacement_of.get(registration.pk))
         except ValueError as exc:
-            problem = str(exc)
+            problem = exc.args[0] if exc.args else str(exc)
             continue
         entry = roster.history[-1]
         history.append({"withdrawn": entry.withdrawn, "replacement": entry.replacement,
@@ -342,7 +342,7 @@ def run_draw(stage: Stage, seed: str, *, user, by_hand: list[list[str]] | None =
         baskets = baskets_of(stage, view, settings, drawn=False)
         drawn = draw_teams(baskets, seed) if by_hand is None else check_hand_draw(by_hand, baskets)
     except ValueError as exc:
-        raise Refused(str(exc)) from exc
+        raise Refused(exc.args[0] if exc.args else str(exc)) from exc
     if by_hand is not None:
         seed = ""
     Team.objects.filter(stage=stage).delete()

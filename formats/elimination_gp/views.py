@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.forms import ActionForm, errors_as_messages
@@ -27,6 +28,7 @@ from rulesets.elimination_gp.standings import EXTRA_INDICATORS
 from rulesets.errors import Refused
 from scoring.models import StandingsSnapshot
 from tournaments.commands import record_decision
+from tournaments.messages import refusal_text
 from tournaments.models import Decision, Game, RosterEntry, Seat, Stage, Tournament
 
 RULESET = "elimination_gp"
@@ -75,7 +77,11 @@ def registration_view(request: HttpRequest, slug: str, stage_key: str) -> HttpRe
     registrations = services.stage_registrations(stage)
     view = services.roster_of(registrations, int(settings["players_per_stage"]))
     mine = view.registrations.get(me.nick) if me is not None else None
+    conditions = services.conditions_of(stage)
+    played = list(Seat.objects.filter(game__stage=stage).order_by("player__nick")
+                  .values_list("player__nick", flat=True).distinct())
     return render(request, "elimination_gp/registration.html", {
+        "state": _registration_state(stage, conditions, played), "played": played,
         "tournament": tournament, "stage": stage, "roster": view.roster, "history": view.history,
         "problem": view.problem, "organizer": organizer, "me": me,
         "my_registration": mine if mine is not None and mine.withdrawn_at is None else None,
@@ -83,9 +89,23 @@ def registration_view(request: HttpRequest, slug: str, stage_key: str) -> HttpRe
         "waiting_rows": [(n, view.registrations[n].registered_at) for n in view.roster.waiting],
         "invitations_left": max(0, services.MAX_INVITATIONS - view.roster.invitations_used),
         "size": int(settings["players_per_stage"]), "zone": zone_caption(tournament.timezone),
-        "conditions": services.conditions_of(stage), "extra_indicator": extra_indicator_of(settings, stage.key),
+        "conditions": conditions, "extra_indicator": extra_indicator_of(settings, stage.key),
         "committee": services.is_committee(request.user, tournament), "extra_indicators": EXTRA_INDICATORS,
     })
+
+
+def _registration_state(stage: Stage, conditions, played: list[str]) -> str:
+    """Where the stage's registration stands, one word the page and its buttons agree on (GP-2, GP-5, GP-6):
+    ``played`` (its games are in), ``drawn`` (its teams exist), ``closed`` (past the deadline), ``open``,
+    or ``not_open`` (the conditions are not published yet)."""
+    if played:
+        return "played"
+    if services.is_drawn(stage):
+        return "drawn"
+    if conditions.registration_opened_at is None:
+        return "not_open"
+    deadline = stage.tournament.registration_deadline
+    return "closed" if deadline is not None and timezone.now() > deadline else "open"
 
 
 def _conditions_action(request: HttpRequest, stage: Stage, organizer: bool, data: dict) -> None:
@@ -103,7 +123,7 @@ def _conditions_action(request: HttpRequest, stage: Stage, organizer: bool, data
                                      extra_indicator=data.get("extra_indicator") or "")
             messages.success(request, _("The stage's conditions are saved (GP-2)."))
     except services.Refused as exc:
-        messages.error(request, str(exc))
+        messages.error(request, refusal_text(exc))
 
 
 def _registration_action(request: HttpRequest, stage: Stage, organizer: bool, me: Player | None,
@@ -133,7 +153,7 @@ def _registration_action(request: HttpRequest, stage: Stage, organizer: bool, me
         else:
             raise services.Refused(_("Unknown action."))
     except services.Refused as exc:
-        messages.error(request, str(exc))
+        messages.error(request, refusal_text(exc))
 
 
 # --------------------------------------------------------------------------- baskets and draw
@@ -164,7 +184,7 @@ def draw_view(request: HttpRequest, slug: str, stage_key: str) -> HttpResponse:
                 services.run_draw(stage, seed, user=request.user)
                 messages.success(request, _("The teams are drawn with the seed %(seed)s (GP-8).") % {"seed": seed})
         except services.Refused as exc:
-            messages.error(request, str(exc))
+            messages.error(request, refusal_text(exc))
         return redirect(request.path)
     settings = services.settings_of(tournament)
     view = services.roster_of(services.stage_registrations(stage), int(settings["players_per_stage"]))
@@ -176,7 +196,7 @@ def draw_view(request: HttpRequest, slug: str, stage_key: str) -> HttpResponse:
     try:
         baskets = services.baskets_of(stage, view, settings, drawn)
     except ValueError as exc:
-        problem = str(exc)
+        problem = refusal_text(exc)
     basket_of = {nick: number for number, basket in enumerate(baskets, start=1) for nick in basket}
     teams: list[dict] = []
     for entry in entries:

@@ -111,9 +111,9 @@ def cache_key(tournament: Tournament, stage_key: str, fmt: str) -> str:
 
 def render_body(export: dict[str, Any], fmt: str) -> bytes:
     if fmt == "csv":
-        return standings_csv(export, sheet_words())
+        return standings_csv(export, sheet_words(bool(export.get("final"))))
     if fmt == "xlsx":
-        return standings_xlsx(export, sheet_words())
+        return standings_xlsx(export, sheet_words(bool(export.get("final"))))
     return json.dumps(export, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
-from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from accounts.models import Role, TournamentRole
-from tournaments.demo import demo_chgk_season, demo_class_balanced, demo_family_league
+from formats import registry
+from tournaments.demo import demo_documents
 from tournaments.importer import import_document
 from tournaments.models import Tournament
-
-DEMO_DATA = Path(__file__).resolve().parent.parent.parent / "demo_data"
 
 
 def site_url() -> str:
@@ -36,14 +33,13 @@ class Command(BaseCommand):
                             help="the admin's password (default: a new random one, printed)")
 
     def handle(self, *args, password: str | None, **options) -> None:
-        documents = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(DEMO_DATA.glob("*.json"))]
-        documents += [demo_chgk_season(), demo_family_league(), demo_class_balanced()]
         with transaction.atomic():
             loaded = []
-            for document in documents:
+            for document in demo_documents():
                 slug = document["tournament"]["slug"]
                 if not Tournament.objects.filter(slug=slug).exists():
-                    import_document(document)
+                    tournament = import_document(document)
+                    registry.for_tournament(tournament).archive(tournament)
                 loaded.append(slug)
             admin = self._admin(password)
             for tournament in Tournament.objects.filter(slug__in=loaded):
