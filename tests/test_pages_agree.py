@@ -109,3 +109,20 @@ def test_issue_41_the_demo_dates_are_its_own_not_the_loading_moment():
     game = document["stages"][0]["games"][0]
     assert dt.datetime.fromisoformat(game["result_recorded_at"]) - dt.datetime.fromisoformat(
         game["scheduled_at"]) == dt.timedelta(hours=3)
+
+
+def test_fl_3_the_application_page_and_the_dashboard_count_the_same_eligibility_warnings():
+    """The league's own record (an imported document) names each participant's family: the head's application
+    page and the organizer's dashboard judge FL-3 with one function and say the same (issue 41.5)."""
+    from formats.family_league import services as fl_services
+    from formats.family_league.home import dashboard_items
+    from tournaments.models import Participant, Team
+
+    tournament = import_document(example("family_league"))
+    assert fl_services.warnings_for(tournament) == []
+    Participant.objects.filter(tournament=tournament, player__nick="Fam01-p1").update(banned=True)
+    warnings = fl_services.warnings_for(tournament)
+    items = [item for item in dashboard_items(tournament, timezone.now(), []) if item.section == "eligibility"]
+    assert [(w.player, w.reason) for w in warnings] == [("Fam01-p1", "banned")]
+    assert len(items) == len(warnings) and "Fam01-p1" in items[0].text
+    assert Team.objects.filter(tournament=tournament, name="Fam01").exists()

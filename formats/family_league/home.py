@@ -7,23 +7,23 @@ import zoneinfo
 from collections import defaultdict
 from typing import Any
 
-from django.db.models import Min
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
-from accounts.models import Blacklist
 from formats.family_league.rules import RULEBOOK
-from formats.family_league.services import can_manage_calendar, families_headed_by
+from formats.family_league.services import (
+    can_manage_calendar,
+    families_headed_by,
+    warning_text,
+    warnings_for,
+)
 from formats.registry import DashboardItem as Item
 from formats.registry import FormatHome, Link, admin_url, is_signed_in
-from rulesets.facts import Player as FactPlayer
 from rulesets.family_league import KEY
 from rulesets.family_league.calendar import FINAL_GROUP, ROOM_OPEN_MINUTES, CalendarSlot, calendar_ics
-from rulesets.family_league.entry import BlacklistEntry, eligibility_problems
 from rulesets.family_league.settings import setting
 from tournaments.labels import stage_label
-from tournaments.models import Game, Participant, RosterEntry, Team, Tournament
+from tournaments.models import Game, Team, Tournament
 
 LIMIT = 100
 
@@ -44,39 +44,15 @@ def tournament_links(tournament: Any, user: Any) -> list[Link]:
     return links
 
 
-ELIGIBILITY_TEXT = {
-    "membership": gettext_lazy("%(player)s (%(team)s) is not a member of the team's family."),
-    "banned": gettext_lazy("%(player)s (%(team)s) is banned from official tournaments."),
-    "blacklist": gettext_lazy("%(player)s (%(team)s) and %(other)s are on a blacklist together."),
-}
-
-
 def _eligibility(tournament: Tournament) -> list[Item]:
-    """FL-3 as the facts stand: every current roster player's family, ban and blacklists."""
-    zone = zoneinfo.ZoneInfo(tournament.timezone)
-    teams = {name: (pk, family) for pk, name, family in Team.objects.filter(
-        tournament=tournament, stage__isnull=True).values_list("pk", "name", "family__name")}
-    rosters: dict[str, list[str]] = {name: [] for name in teams}
-    for team, nick in RosterEntry.objects.filter(team__tournament=tournament, team__stage__isnull=True,
-                                                 left_at__isnull=True).order_by("order", "pk").values_list(
-            "team__name", "player__nick"):
-        rosters[team].append(nick)
-    players = [FactPlayer(nick=nick, family=family, banned=banned) for nick, family, banned in
-               Participant.objects.filter(tournament=tournament).values_list("player__nick", "family__name",
-                                                                             "banned")]
-    start = Game.objects.filter(stage__tournament=tournament).aggregate(m=Min("scheduled_at"))["m"]
-    blacklist = [BlacklistEntry(owner, blocked, dt.datetime.combine(since, dt.time(0, 0), tzinfo=zone)
-                                if since else None)
-                 for owner, blocked, since in Blacklist.objects.filter(
-                     owner__participations__tournament=tournament,
-                     blocked__participations__tournament=tournament).values_list(
-                     "owner__nick", "blocked__nick", "since")]
-    families = {name: family or name for name, (_pk, family) in teams.items()}
-    warnings = eligibility_problems(players, families, blacklist, start, rosters)
-    return [Item("eligibility", f"eligibility:{w.team}:{w.player}:{w.reason}",
-                 ELIGIBILITY_TEXT[w.reason] % {"player": w.player, "team": w.team, "other": w.other or ""},
-                 admin_url("tournaments_team_change", teams[w.team][0]), rule="FL-3")
-            for w in warnings[:LIMIT]]
+    """FL-3 as the application page judges it (``services.warnings_for``): the dashboard and the page agree."""
+    warnings = warnings_for(tournament)
+    teams = dict(Team.objects.filter(tournament=tournament, stage__isnull=True).values_list("name", "pk"))
+    families = dict(Team.objects.filter(tournament=tournament, stage__isnull=True, family__isnull=False)
+                    .values_list("name", "family__name"))
+    return [Item("eligibility", f"eligibility:{w.team}:{w.player}:{w.reason}", warning_text(w, families),
+                 admin_url("tournaments_team_change", teams[w.team]), rule="FL-3")
+            for w in warnings[:LIMIT] if w.team in teams]
 
 
 def dashboard_items(tournament: Any, now: dt.datetime, pending: list) -> list[Item]:

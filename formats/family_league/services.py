@@ -50,6 +50,7 @@ from tournaments.models import (
     GameStatus,
     Group,
     GroupTeam,
+    Participant,
     RosterEntry,
     Stage,
     Team,
@@ -198,7 +199,9 @@ def _active_entries(tournament: Tournament):
 
 def warnings_for(tournament: Tournament, extra: tuple[str, Family, list[Player]] | None = None,
                  on: dt.date | None = None, start: dt.datetime | None = None) -> list[EligibilityWarning]:
-    """FL-3 problems of every active roster (plus an ``extra`` team not yet saved), as memberships stand ``on``.
+    """FL-3 problems of every active roster (plus an ``extra`` team not yet saved), as memberships stand ``on``:
+    the portal's family memberships and bans, and the tournament's own record of each participant's family and
+    ban (what an imported document states), so the application page and the dashboard say the same.
 
     A bounded number of queries whatever the tournament's size.
     """
@@ -219,6 +222,13 @@ def warnings_for(tournament: Tournament, extra: tuple[str, Family, list[Player]]
     families_of: dict[int, set[str]] = {}
     for membership in _memberships(FamilyMembership.objects.filter(player_id__in=ids), on):
         families_of.setdefault(membership.player_id, set()).add(membership.family.name)
+    banned: set[int] = set()
+    for player_id, family_name, is_banned in Participant.objects.filter(
+            tournament=tournament, player_id__in=ids).values_list("player_id", "family__name", "banned"):
+        if family_name:  # the tournament's own record (an imported document) names the player's family
+            families_of.setdefault(player_id, set()).add(family_name)
+        if is_banned:
+            banned.add(player_id)
     wanted_family: dict[str, str] = {}
     for team, roster in rosters.items():
         for nick in roster:
@@ -227,7 +237,7 @@ def warnings_for(tournament: Tournament, extra: tuple[str, Family, list[Player]]
     for nick, player in players.items():
         mine = families_of.get(player.pk, set())
         family = wanted_family[nick] if wanted_family[nick] in mine else (sorted(mine)[0] if mine else None)
-        facts.append(F.Player(nick=nick, family=family, banned=player.banned))
+        facts.append(F.Player(nick=nick, family=family, banned=player.banned or player.pk in banned))
     zone = zone_of(tournament)
     blacklist = [
         BlacklistEntry(owner, blocked, dt.datetime.combine(since, dt.time(), tzinfo=zone) if since else None)
