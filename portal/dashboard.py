@@ -16,6 +16,8 @@ tournament:
   the snapshot details: FL-11 ``cut_ties`` (once the stage is complete, i.e.
   the ruleset wrote its FL-11 note), GP-16/GP-17 ``vacancies`` with open
   finalist places (GP-18);
+- ``conflicts``: later games a confirmed correction of an earlier result put in conflict (a class-balanced
+  team that no longer goes on, CB-12), until they are resolved;
 - ``schedules``: class_balanced stages with games to play whose schedule is
   not published (``Stage.published_at`` empty, CB-2);
 - ``rules``: the portal's code has another ruleset version or other rule
@@ -28,6 +30,7 @@ tournament:
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -38,11 +41,13 @@ from appeals.services import verdict_due
 from formats import registry
 from formats.registry import DashboardItem as Item
 from formats.registry import admin_url
+from portal.paths import path_words
 from rulesets.messages import from_data
 from scoring.models import StandingsSnapshot
-from tournaments.commands import rules_outdated
+from tournaments.commands import conflicts_of, rules_outdated
 from tournaments.labels import stage_label
 from tournaments.loader import load_facts
+from tournaments.messages import render
 from tournaments.models import (
     Appeal,
     Game,
@@ -58,6 +63,7 @@ SECTIONS = (
     ("checklists", gettext_lazy("Checklist items overdue")),
     ("eligibility", gettext_lazy("Eligibility problems")),
     ("ties", gettext_lazy("Ties waiting for a committee decision")),
+    ("conflicts", gettext_lazy("Later games in conflict with a corrected result")),
     ("schedules", gettext_lazy("Schedules not published")),
     ("prizes", gettext_lazy("Prizes to pay")),
     ("rules", gettext_lazy("Rules changed in the portal since the tournament was created")),
@@ -73,6 +79,7 @@ def attention_items(tournament: Tournament, now: dt.datetime) -> list[Item]:
     items += registry.for_tournament(tournament).dashboard_items(tournament, now, pending)
     snapshots = _snapshots(tournament)
     items += _ties(tournament, snapshots)
+    items += _conflicts(tournament)
     items += _prizes(tournament, snapshots)
     items += _rules(tournament)
     return items
@@ -143,6 +150,32 @@ def _ties(tournament: Tournament, snapshots: list[dict]) -> list[Item]:
                                   "decides.") % {"stage": stage_label(stage), "places": vacancy["places"],
                                                   "tied": ", ".join(vacancy.get("tied") or []) or "-"},
                                 _decision_url(tournament, "qualify", stage), rule=f"{vacancy['rule']}, GP-18"))
+    return out
+
+
+_GAME_PATH = re.compile(r"^(stages\[(\d+)\]\.games\[(\d+)\])")
+
+
+def _conflicts(tournament: Tournament) -> list[Item]:
+    """The later games a confirmed correction put in conflict (``commands.conflicts_of``), one item per game,
+    its problems in words, linking to its result form, until they are resolved (issue 41.3)."""
+    problems = conflicts_of(tournament)
+    if not problems:
+        return []
+    facts = load_facts(tournament)
+    by_game: dict[str, list[str]] = {}
+    for problem in problems:
+        match = _GAME_PATH.match(problem.path)
+        key = match.group(1) if match else problem.path
+        by_game.setdefault(key, []).append(f"{path_words(problem.path, facts)}: {render(problem.message)}")
+    out = []
+    for key, texts in list(by_game.items())[:LIMIT]:
+        match = _GAME_PATH.match(key)
+        url = ""
+        if match:
+            stage = facts.stages[int(match.group(2))]
+            url = reverse("game-entry", args=[tournament.slug, stage.key, stage.games[int(match.group(3))].number])
+        out.append(Item("conflicts", f"conflict:{key}", "; ".join(texts), url))
     return out
 
 

@@ -100,6 +100,7 @@ class GameForm(forms.Form):
     group = _PresentCharField(required=False, strip=False)
     absent = _NamesField(required=False)
     version = forms.CharField(required=False, strip=False)
+    accept_conflicts = forms.BooleanField(required=False)  # issue 41.3: save despite the later games it upsets
 
     def __init__(self, *args: Any, max_seats: int, seat_numbers: Iterable[str], seat_flags: Iterable[str],
                  **kwargs: Any) -> None:
@@ -118,6 +119,9 @@ class GameForm(forms.Form):
                 self.fields[f"seat-{i}-{key}"] = forms.CharField(required=False)
             for key in self.seat_flags:
                 self.fields[f"seat-{i}-{key}"] = forms.BooleanField(required=False)
+            # issue 41: "add the player to the roster" (a nick the portal does not know, from a game log)
+            self.fields[f"seat-{i}-add"] = forms.BooleanField(required=False)
+            self.fields[f"seat-{i}-add_team"] = forms.CharField(required=False, strip=False)
 
     def seat_rows(self) -> list[dict[str, Any]]:
         """The posted seat rows, as typed (blank rows included: the view skips those without a player)."""
@@ -127,6 +131,7 @@ class GameForm(forms.Form):
             row: dict[str, Any] = {key: data.get(f"seat-{i}-{key}", "") for key in ("player", "team", "role")}
             row.update({key: data.get(f"seat-{i}-{key}", "") for key in self.seat_numbers})
             row.update({key: bool(data.get(f"seat-{i}-{key}")) for key in self.seat_flags})
+            row.update(add=bool(data.get(f"seat-{i}-add")), add_team=data.get(f"seat-{i}-add_team", ""))
             rows.append(row)
         return rows
 

@@ -18,8 +18,10 @@ from django.db import models
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from rulesets.messages import DATA_KEY
 from tournaments.audit import SEAT_FIELDS
 from tournaments.labels import stage_label
+from tournaments.messages import render
 from tournaments.models import AuditEntry, RoleChoice, Seat
 
 ACTIONS = {
@@ -29,12 +31,15 @@ ACTIONS = {
     "invite": gettext_lazy("invited"), "register": gettext_lazy("registered"), "paid": gettext_lazy("paid"),
     "correct": gettext_lazy("corrected"), "set": gettext_lazy("set"), "replace": gettext_lazy("re-imported"),
     "merge": gettext_lazy("merged"), "schedule": gettext_lazy("schedule generated"), "fl3_judged": gettext_lazy("judged (FL-3)"),
+    "accept_conflicts": gettext_lazy("saved, putting later games in conflict"),
+    "conflicts_resolved": gettext_lazy("conflicts with later games resolved"),
 }
 KEYS = {
     "seats": gettext_lazy("seats"), "absent_teams": gettext_lazy("absent teams"),
     "no_show_eliminated": gettext_lazy("eliminated for a no-show"), "masks": gettext_lazy("answer masks"),
     "group": gettext_lazy("group"), "rules": gettext_lazy("rule constants"), "games": gettext_lazy("games"),
     "groups": gettext_lazy("groups"), "seed": gettext_lazy("public draw seed"),
+    "conflicts": gettext_lazy("later games in conflict"),
 }
 
 
@@ -98,6 +103,8 @@ def _text(field: models.Field | None, key: str, value: Any, names: dict[type[mod
         return str(dict(field.flatchoices).get(value, value))
     if isinstance(value, bool):
         return _yes_no(value)
+    if isinstance(value, dict) and DATA_KEY in value:  # a message kept with its code: in the reader's language
+        return render(value)
     if key in STAGE_KEYS and isinstance(value, str):
         return stage_label(value)
     if key == "seats" and isinstance(value, list):

@@ -1,5 +1,6 @@
 """The write commands of the facts: record a game, change it, enter a tour's masks, record or withdraw a
-penalty, record a decision; recompute under the current rules (``adopt_current_rules``).
+penalty, record a decision, put a player on a team's roster (``add_to_roster``); recompute under the current
+rules (``adopt_current_rules``).
 
 They know no HTTP. The acting ``user`` is an argument (no context variable);
 a payload is the interchange format's object (``rulesets.interchange``) as
@@ -36,34 +37,41 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import re
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from functools import wraps
 from typing import Any
 
 from django.db import DataError, IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 import rulesets
-from accounts.models import Player, Role
+from accounts.models import Player, Role, TournamentRole
 from accounts.permissions import can_enter_results, can_record_decisions, has_role
 from accounts.zones import moment_text, zone_of
 from rulesets import facts as F
 from rulesets.base import Problem, strip_prefix
 from rulesets.errors import Conflict, Invalid, NotAllowed, NotFound
 from rulesets.interchange import Reader, check_references, parse_decision, parse_game, parse_penalty, parse_tour
+from rulesets.messages import Text, as_data
 from rulesets.rules import differences, frozen
-from tournaments import audit, purge
+from tournaments import audit, purge, rosters
 from tournaments.changes import bulk_change, mark_changed
 from tournaments.loader import load_facts
 from tournaments.models import (
+    AuditEntry,
     Decision,
     Game,
     Group,
     Mask,
     NoShowElimination,
+    Participant,
     Penalty,
+    RosterEntry,
     Seat,
     Stage,
     Team,
@@ -201,6 +209,72 @@ def _refuse_problems(problems: Sequence[Problem]) -> None:
         raise Invalid(list(problems))
 
 
+class LaterConflicts(Invalid):
+    """The game is right in itself, but its change puts games of later stages in conflict (a correction of an
+    early class-balanced result changes who goes on, CB-12): ``problems`` are those games' problems, with their
+    paths in the whole document. Saving again with ``accept_conflicts`` records the change; the dashboard then
+    lists the conflicts until they are resolved."""
+
+
+_STAGE_INDEX = re.compile(r"^stages\[(\d+)\]")
+
+
+CONFLICTS_ACCEPTED = "accept_conflicts"  # audit actions: a save that put later games in conflict, and the end
+CONFLICTS_RESOLVED = "conflicts_resolved"
+
+
+def _refuse_or_accept(problems: Sequence[Problem], after: F.TournamentFacts, stage_key: str,
+                      accept_conflicts: bool) -> list[Problem]:
+    """Refuse the game's own problems; the problems its change makes in later stages only with confirmation.
+    Returns the later problems accepted."""
+    index = next(i for i, stage in enumerate(after.stages) if stage.key == stage_key)
+    later = [p for p in problems if (m := _STAGE_INDEX.match(p.path)) and int(m.group(1)) > index]
+    own = [p for p in problems if p not in later]
+    if own:
+        raise Invalid(list(problems))
+    if later and not accept_conflicts:
+        raise LaterConflicts(later)
+    return later
+
+
+_GAME_AT = re.compile(r"^stages\[(\d+)\]\.games\[(\d+)\]")
+
+
+def _record_conflicts(game: Game, later: list[Problem], after: F.TournamentFacts, user) -> None:
+    """The history keeps which later games the save put in conflict and why, rendered when read."""
+    if not later:
+        return
+    conflicts = []
+    for problem in later:
+        match = _GAME_AT.match(problem.path)
+        if match is None:
+            conflicts.append(as_data(problem.message))
+            continue
+        stage = after.stages[int(match.group(1))]
+        conflicts.append(Text(gettext_noop("%(stage)s, game %(number)s: %(problem)s"), {
+            "stage": stage.key, "number": stage.games[int(match.group(2))].number,
+            "problem": problem.message}).as_data())
+    audit.record(CONFLICTS_ACCEPTED, game, None, {"conflicts": conflicts}, user=user)
+
+
+def conflicts_of(tournament: Tournament) -> list[Problem]:
+    """The problems of later games a confirmed correction left (``LaterConflicts``), as the facts stand now;
+    none once every one is resolved, which is then recorded so that the next look costs nothing."""
+    if rulesets.get(tournament.ruleset).rounds != "games":  # only a game's correction confirms conflicts
+        return []
+    last = AuditEntry.objects.filter(tournament=tournament, action__in=(CONFLICTS_ACCEPTED, CONFLICTS_RESOLVED)
+                                     ).order_by("-pk").values_list("action", flat=True).first()
+    if last != CONFLICTS_ACCEPTED:
+        return []
+    facts = load_facts(tournament)
+    problems = [p for p in list(dict.fromkeys(check_references(facts) + list(rulesets.get(tournament.ruleset)
+                                                                              .validate(facts))))
+                if _STAGE_INDEX.match(p.path)]
+    if not problems:
+        audit.record(CONFLICTS_RESOLVED, tournament, None, {}, user=None)
+    return problems
+
+
 def _teams_of(tournament: Tournament, stage: Stage) -> dict[str, Team]:
     """Team names as a stage sees them: the tournament's teams, then the stage's own draw."""
     teams: dict[str, Team] = {}
@@ -245,8 +319,10 @@ def _every_game_problem(tournament: Tournament, stage: Stage, row: Game, fgame: 
 
 
 @_database_guard
-def record_game(user, data: Any, *, game_problems: GameProblems | None = None) -> Game:
-    """A new game of a stage, with its seats: the interchange game object plus ``tournament`` and ``stage``."""
+def record_game(user, data: Any, *, game_problems: GameProblems | None = None,
+                accept_conflicts: bool = False) -> Game:
+    """A new game of a stage, with its seats: the interchange game object plus ``tournament`` and ``stage``
+    (``accept_conflicts``: record it even though it puts later games in conflict, ``LaterConflicts``)."""
     data = as_object(data)
     stage_key = data.pop("stage", None)
     data.pop("version", None)
@@ -265,15 +341,18 @@ def record_game(user, data: Any, *, game_problems: GameProblems | None = None) -
         facts = load_facts(tournament)
         after, prefix = _replace_in_stage(facts, stage.key, "games", fgame, None)
         game = Game(stage=stage, version=1)
-        _refuse_problems(_every_game_problem(tournament, stage, game, fgame, read, facts, after, prefix,
-                                             game_problems))
+        later = _refuse_or_accept(_every_game_problem(tournament, stage, game, fgame, read, facts, after, prefix,
+                                                      game_problems), after, stage.key, accept_conflicts)
         _write_game(game, stage, fgame, user)
+        _record_conflicts(game, later, after, user)
     return game
 
 
 @_database_guard
-def update_game(user, game_id: int, data: Any, *, game_problems: GameProblems | None = None) -> Game:
-    """The game's new state, with the ``version`` read; the seats sent replace the game's seats."""
+def update_game(user, game_id: int, data: Any, *, game_problems: GameProblems | None = None,
+                accept_conflicts: bool = False) -> Game:
+    """The game's new state, with the ``version`` read; the seats sent replace the game's seats
+    (``accept_conflicts``: even though it puts later games in conflict, ``LaterConflicts``)."""
     data = as_object(data)
     with transaction.atomic():
         game = _lock(Game, game_id)
@@ -291,11 +370,12 @@ def update_game(user, game_id: int, data: Any, *, game_problems: GameProblems | 
                 "key": stage.key, "number": fgame.number})
         facts = load_facts(tournament)
         after, prefix = _replace_in_stage(facts, stage.key, "games", fgame, game.number)
-        _refuse_problems(_every_game_problem(tournament, stage, game, fgame, read, facts, after, prefix,
-                                             game_problems))
+        later = _refuse_or_accept(_every_game_problem(tournament, stage, game, fgame, read, facts, after, prefix,
+                                                      game_problems), after, stage.key, accept_conflicts)
         game.violations_published = _violation_publications(tournament, facts, after, stage.key, game, fgame)
         game.version += 1
         _write_game(game, stage, fgame, user)
+        _record_conflicts(game, later, after, user)
     return game
 
 
@@ -484,6 +564,81 @@ def record_decision(user, data: Any) -> Decision:
             player=Player.objects.filter(nick=fdecision.player).first() if fdecision.player else None,
             order=list(fdecision.order), reason=fdecision.reason, decided_at=fdecision.decided_at,
             published_at=fdecision.published_at, by=fdecision.by or "", text=fdecision.text, author=user)
+
+
+# --- rosters ---
+
+
+def _roster_team(tournament: Tournament, stage: Stage | None, name: str) -> Team:
+    """The team ``name`` as the stage sees it (the tournament's teams without a stage), or a refusal."""
+    teams = _teams_of(tournament, stage) if stage is not None else {
+        t.name: t for t in Team.objects.filter(tournament=tournament, stage__isnull=True)}
+    team = teams.get(name or "")
+    if team is None:
+        raise refuse("team", _("choose the team to add the player to") if not name else
+                     _("%(team)s is not a team of this stage") % {"team": name})
+    return team
+
+
+def _roster_refusal(tournament: Tournament, team: Team, player: Player) -> Invalid | None:
+    """Why ``player`` may not join ``team``'s roster: another roster of the tournament holds them (one roster a
+    player, ``tournaments.rosters``), they left this one, or they sit on the appeal jury (CHGK-11)."""
+    left = RosterEntry.objects.filter(team=team, player=player, left_at__isnull=False).values_list(
+        "left_at", flat=True).first()
+    if left is not None:
+        return refuse("player", _("%(nick)s left the roster of %(team)s at %(time)s") % {
+            "nick": player.nick, "team": team.name, "time": _local_text(left, tournament)})
+    other = rosters.roster_conflict(team, player.pk)
+    if other is not None:
+        return refuse("player", rosters.roster_conflict_message(player.nick, other))
+    if player.user_id is not None and TournamentRole.objects.filter(
+            user_id=player.user_id, tournament=tournament, role=Role.JURY).exists():
+        return refuse("player", _("%(nick)s sits on the appeal jury of this tournament and cannot play in it "
+                                  "(CHGK-11)") % {"nick": player.nick})
+    return None
+
+
+@_database_guard
+def add_to_roster(user, tournament: Tournament, stage: Stage | None, team_name: str, nick: str) -> RosterEntry:
+    """Put the player ``nick`` on the roster of the team ``team_name`` of ``stage`` (a team of the tournament, or
+    of the stage's own draw) and among the tournament's participants; a nick the portal does not know yet becomes
+    a new player. The organizers' act (``spec/roles.md``); refused when another roster of the tournament holds
+    the player, they left this roster, or they sit on its appeal jury (CHGK-11). A player already on the roster
+    is left as they are. One transaction; each row written is in the history with ``user``."""
+    if not has_role(user, tournament, Role.ORGANIZER):
+        raise NotAllowed(Problem("", _("Only the tournament's organizers add players to its rosters.")))
+    nick = (nick or "").strip()
+    if not nick:
+        raise refuse("player", _("name the player to add"))
+    if len(nick) > Player._meta.get_field("nick").max_length:
+        raise refuse("player", _("a nick has at most %(max)d characters") % {
+            "max": Player._meta.get_field("nick").max_length})
+    team = _roster_team(tournament, stage, team_name)
+    with transaction.atomic():
+        team = Team.objects.select_for_update().get(pk=team.pk)
+        player = Player.objects.filter(nick=nick).first()
+        current = RosterEntry.objects.filter(team=team, player=player, left_at__isnull=True).first() if (
+            player is not None) else None
+        if current is not None:
+            return current
+        refusal = _roster_refusal(tournament, team, player) if player is not None else None
+        if refusal is not None:
+            raise refusal
+        written: list[Any] = []
+        with audit.muted():
+            if player is None:
+                player = Player.objects.create(nick=nick)
+                written.append(player)
+            order = (team.roster.aggregate(m=Max("order"))["m"] or 0) + 1
+            entry = RosterEntry.objects.create(team=team, player=player, order=order, joined_at=timezone.now())
+            written.append(entry)
+            if not Participant.objects.filter(tournament=tournament, player=player).exists():
+                last = Participant.objects.filter(tournament=tournament).aggregate(m=Max("order"))["m"]
+                written.append(Participant.objects.create(tournament=tournament, player=player,
+                                                          order=(last or 0) + 1))
+        for row in written:
+            audit.record("create", row, None, audit.snapshot(row), user=user)
+    return entry
 
 
 # --- the rules a tournament is computed under ---

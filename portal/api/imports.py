@@ -119,7 +119,8 @@ class GameLogImportView(_ImportView):
             "seat order, roles, outcome, OMON, game days, days played, time-outs, maniac kills, the last "
             "day/night, the log's link; each seat's team from the stage's rosters by nick (`teams` assigns the "
             "others). `?dry_run=true`: 200 with the game object of the interchange (spec/interchange.md), "
-            "`unknown_players` and what the log cannot tell (`not_in_log`); nothing is written. Otherwise the "
+            "`unknown_players` (on no roster of the stage), `new_players` (nicks the portal does not know yet: add "
+            "them to a roster first) and what the log cannot tell (`not_in_log`); nothing is written. Otherwise the "
             "game is saved as a typed game would be (record_game, or update_game when game N exists): 201. A "
             "page that is not a whole game log, or the log of another game, is refused with 400; more than "
             "IMPORT_MAX_BYTES with 413."),
@@ -133,9 +134,8 @@ class GameLogImportView(_ImportView):
             "version": serializers.IntegerField()}), 400: ERRORS_SCHEMA, 403: DETAIL_SCHEMA, 404: DETAIL_SCHEMA,
                    409: ERRORS_SCHEMA, 413: ERRORS_SCHEMA},
         examples=[OpenApiExample("Dry run", response_only=True, status_codes=["200"], value={
-            "game": LOG_EXAMPLE, "site_number": 3624027, "unknown_players": [], "not_in_log": ["stats",
-                                                                                              "fake_passport"],
-            "problems": []})],
+            "game": LOG_EXAMPLE, "site_number": 3624027, "unknown_players": [], "new_players": [],
+            "not_in_log": ["stats", "fake_passport"], "problems": []})],
     )
     def post(self, request, slug: str, stage_key: str, number: int):
         oversized = _oversized(request)

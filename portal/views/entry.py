@@ -32,13 +32,16 @@ from portal import hooks
 from portal.api.errors import status_of
 from portal.forms import GameForm, TourMasksForm
 from portal.labels import field_label, in_words
-from portal.views.log_import import log_preview, wants_log_preview
+from portal.paths import path_words
+from portal.views.log_import import log_preview, roster_additions, wants_log_preview, with_roster_offers
 from rulesets.base import Problem
 from rulesets.errors import Conflict, Invalid, NotFound, Refused
 from rulesets.facts import GAME_STATUSES, OUTCOMES, ROLES
 from tournaments import commands
+from tournaments.loader import load_facts
 from tournaments.messages import render as message_text
 from tournaments.models import Game, GameStatus, Group, Mask, Outcome, RoleChoice, Stage, Team, Tour, Tournament
+from tournaments.sources.game_log_import import record_adding_players
 
 BLANK_SEATS = 2  # empty seat rows offered below the recorded ones (the script adds more)
 NEW_GAME_SEATS = 10
@@ -73,9 +76,18 @@ def _form_problems(form: forms.Form) -> list[Problem]:
             for name, messages in form.errors.items() for message in messages]
 
 
-def _messages(problems: list[Problem]) -> list[dict[str, str]]:
-    """Problems as the page lists them, in words: the field's label, not its id (issue 17, item 10)."""
-    return [{"path": field_label(p.path) if p.path else "", "message": in_words(message_text(p.message))} for p in problems]
+def _messages(problems: list[Problem], tournament: Tournament | None = None) -> list[dict[str, str]]:
+    """Problems as the page lists them, in words: the field's label, not its id (issue 17, item 10); a problem of
+    another part of the tournament by the things it names (issue 41.3: "stage 3, game 25, seat 9 (nick): team")."""
+    facts = load_facts(tournament) if tournament is not None and any("[" in p.path.split(".")[0]
+                                                                      for p in problems) else None
+    return [{"path": _where(p.path, facts), "message": in_words(message_text(p.message))} for p in problems]
+
+
+def _where(path: str, facts) -> str:
+    if not path:
+        return ""
+    return path_words(path, facts) if facts is not None and path.startswith("stages[") else field_label(path)
 
 
 # --- a tour's masks ---
@@ -248,6 +260,12 @@ def _seat_problems(problems: list[Problem], origin: dict[int, int]) -> tuple[dic
     return by_row, rest
 
 
+def _field_problems(problems: list[Problem], path: str) -> tuple[list[str], list[Problem]]:
+    """The messages of the problems at the game's field ``path`` (shown at that field), and the others."""
+    at = [in_words(message_text(p.message)) for p in problems if p.path == path]
+    return at, [p for p in problems if p.path != path]
+
+
 def _next_number(stage: Stage) -> int:
     return (Game.objects.filter(stage=stage).order_by("-number").values_list("number", flat=True).first() or 0) + 1
 
@@ -277,10 +295,15 @@ def game_entry_view(request: HttpRequest, slug: str, stage_key: str, number: int
     if number is not None:
         game = get_object_or_404(Game.objects.select_related("stage"), stage=stage, number=number)
     teams = _stage_teams(tournament, stage)
+    groups = list(Group.objects.filter(stage=stage).order_by("order", "name").values_list("name", flat=True))
     version = game.version if game else None
     by_row: dict[int, list[str]] = {}
     general: list[Problem] = []
+    group_problems: list[str] = []
+    new_players: list[dict[str, str]] = []
+    roster_import = ""
     conflict = None
+    later: list[dict[str, str]] = []  # issue 41.3: the later games a correction puts in conflict, to confirm
     status = 200
     log_notes: list[str] = []
     preview = wants_log_preview(request)
@@ -289,6 +312,8 @@ def game_entry_view(request: HttpRequest, slug: str, stage_key: str, number: int
         general = read["problems"]
         status = 400 if general else 200
         log_notes = read.get("log_notes", [])
+        new_players = read.get("new_players", [])
+        roster_import = read.get("roster_import_url", "")
         rows = read.get("rows") or _seat_rows_of(game)
         fields = read.get("fields") or _stored_fields(game, stage)
         rows += [_blank_seat() for _i in range(BLANK_SEATS)]
@@ -303,18 +328,24 @@ def game_entry_view(request: HttpRequest, slug: str, stage_key: str, number: int
         try:
             if form_problems:
                 raise Invalid(form_problems)
-            if game is None:
-                saved = commands.record_game(request.user, {"tournament": tournament.slug, "stage": stage.key,
-                                                            **payload}, game_problems=hooks.game_problems)
-            else:
+            if game is not None:
                 version = _number(form.cleaned_data.get("version", ""))
-                saved = commands.update_game(request.user, game.pk, {**payload, "version": version},
-                                             game_problems=hooks.game_problems)
+            # issue 41: the ticked new players join their rosters and the game is saved, in one transaction
+            saved = record_adding_players(request.user, tournament, stage, game,
+                                          payload if game is None else {**payload, "version": version},
+                                          roster_additions(rows, origin), game_problems=hooks.game_problems,
+                                          accept_conflicts=bool(form.cleaned_data.get("accept_conflicts")))
         except NotFound as exc:
             raise Http404("gone") from exc
+        except commands.LaterConflicts as refused:
+            status = status_of(refused)
+            later = _messages(refused.located(), tournament)
         except Refused as refused:
             status = status_of(refused)
+            rows = with_roster_offers(rows)
             by_row, general = _seat_problems(refused.located(), origin)
+            if groups:
+                group_problems, general = _field_problems(general, "group")
             if isinstance(refused, Conflict):
                 conflict = general[0].message if general else ""
                 general = []
@@ -331,11 +362,14 @@ def game_entry_view(request: HttpRequest, slug: str, stage_key: str, number: int
     return render(request, "tournaments/entry_game.html", {
         "tournament": tournament, "stage": stage, "game": game, "fields": fields, "seats": seat_rows,
         "seat_count": len(seat_rows), "teams": teams,
-        "groups": list(Group.objects.filter(stage=stage).order_by("order", "name").values_list("name", flat=True)), "nicks": nicks, "version": "" if version is None else version,
+        "groups": groups, "group_required": len(groups) > 1, "group_problems": group_problems,
+        "new_players": new_players, "roster_import_url": roster_import, "nicks": nicks,
+        "version": "" if version is None else version,
         "statuses": [(value, GameStatus(value).label) for value in GAME_STATUSES],
         "outcomes": [(value, Outcome(value).label) for value in OUTCOMES],
         "roles": [(value, RoleChoice(value).label) for value in ROLES],
-        "problems": _messages(general), "conflict": conflict, "saved": saved_view, "log_notes": log_notes,
+        "problems": _messages(general, tournament), "conflict": conflict, "later_conflicts": later,
+        "saved": saved_view, "log_notes": log_notes,
         "log_preview": preview and not general,
         **(registry.for_tournament(tournament).game_entry_context(tournament, stage.key) if game is not None
            else {}),

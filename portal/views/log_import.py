@@ -7,6 +7,12 @@ time-outs, maniac kills, the last day/night, the outcome, OMON, game days and
 the log's link. Nothing is saved: the organizer checks it, assigns the teams
 of the nicks no roster holds, types what the log cannot tell (stats), and saves
 through the form's own path, judged as a typed game (``tournaments.commands``).
+
+Issue 41: the preview lists the nicks the portal does not know yet, each with the team the seat names when
+one does, and offers under each such seat "add the player to the roster" (ticked when the team is known,
+with a team to choose when not). The save (``record_adding_players``) adds the ticked ones and records the
+game in one transaction; the group of a stage with several groups (FL-8) is filled in when the seats' teams
+name it.
 """
 
 from __future__ import annotations
@@ -15,13 +21,14 @@ from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from portal.forms import GameLogForm, LogImportPressedForm
 from rulesets.base import Problem
 from tournaments.models import Stage, Tournament
 from tournaments.sources.files import as_text, too_large
-from tournaments.sources.game_log_import import read_game_log
+from tournaments.sources.game_log_import import new_nicks, read_game_log
 
 
 def wants_log_preview(request: HttpRequest) -> bool:
@@ -63,15 +70,38 @@ def log_preview(request: HttpRequest, tournament: Tournament, stage: Stage, numb
     fields = {"number": str(game["number"]), "status": game["status"], "outcome": game["outcome"],
               "omon": game["omon"], "game_days": str(game["game_days"]), "round": str(game.get("round") or ""),
               "link": game["link"], "group": game.get("group") or "", "absent_teams": set()}
+    new = set(result.new_players)
     rows = [{"player": s["player"], "team": s["team"] or "", "role": s["role"], "stats": "",
              "days_played": str(s["days_played"]), "maniac_kills": str(s["maniac_kills"] or ""),
              "timed_out": s["timed_out"], "in_final_phase": s["in_final_phase"], "fake_passport": False,
-             "unknown_team": s["team"] is None}
+             "unknown_team": s["team"] is None, "new_player": s["player"] in new,
+             "add": s["player"] in new and s["team"] is not None, "add_team": ""}
             for s in game["seats"]]
     notes = [_("Read from the log of game %(site)d: check it, then save. Nothing is saved yet.") % {
         "site": result.site_number},
              _("Not in the log: stats (type them where the stage uses classes) and fake passports.")]
-    if result.unknown:
-        notes.append(_("On no team of the stage (choose their team): %(nicks)s") % {
-            "nicks": ", ".join(result.unknown)})
-    return {"fields": fields, "rows": rows, "log_notes": notes, "problems": []}
+    off_rosters = [nick for nick in result.unknown if nick not in new]
+    if off_rosters:
+        notes.append(_("On no team of the stage (choose their team): %(nicks)s") % {"nicks": ", ".join(off_rosters)})
+    return {"fields": fields, "rows": rows, "log_notes": notes, "problems": [],
+            "new_players": [{"nick": row["player"], "team": row["team"]} for row in rows if row["new_player"]],
+            "roster_import_url": roster_import_url(request.user, tournament)}
+
+
+def roster_import_url(user, tournament: Tournament) -> str:
+    """Where the tournament's rosters are entered or imported (the admin's teams, for the site's staff); ``""``
+    for anyone else."""
+    if not getattr(user, "is_staff", False):
+        return ""
+    return f"{reverse('admin:tournaments_team_changelist')}?tournament__id__exact={tournament.pk}"
+
+
+def roster_additions(rows: list[dict[str, Any]], origin: dict[int, int]) -> dict[int, str]:
+    """Seat index of the payload -> the team chosen for "add to the roster" (``""``: the seat's own team)."""
+    return {seat: rows[row].get("add_team") or "" for seat, row in origin.items() if rows[row].get("add")}
+
+
+def with_roster_offers(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The posted rows again, each marked ``new_player`` when the portal does not know its nick (one query)."""
+    new = set(new_nicks(row["player"] for row in rows if row.get("player")))
+    return [{**row, "new_player": row.get("player") in new} for row in rows]

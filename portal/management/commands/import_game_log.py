@@ -71,6 +71,9 @@ class Command(BaseCommand):
                 result.game["seats"] = [{**s, **stats_of.get(s["player"], {})} for s in result.game["seats"]]
             for problem in unknown_problems(result):
                 self.stderr.write(f"to assign: {problem}")
+            if result.new_players:
+                self.stderr.write("not known to the portal yet (put them on a roster first, e.g. from the entry "
+                                  "form's preview): " + ", ".join(result.new_players))
             self.stderr.write("not in the log (add them in the entry form): " + ", ".join(result.not_in_log))
             self.stdout.write(json.dumps(result.game, ensure_ascii=False, indent=2))
             return
