@@ -225,3 +225,16 @@ def test_the_dockerfile_installs_the_lock_collects_static_and_runs_unprivileged_
     assert "SECRET_KEY" not in "".join(line for line in lines if line.startswith("ENV"))
     ignored = (ROOT / ".dockerignore").read_text(encoding="utf-8").split()
     assert {".venv", ".git", "db.sqlite3", "staticfiles", ".env"} <= set(ignored)
+
+
+def test_issue_47_the_production_image_installs_no_test_tool():
+    """The Dockerfile installs requirements.lock, the runtime; pytest, Playwright, schemathesis, hypothesis,
+    factory_boy, ruff and import-linter are only in requirements-dev.lock, which scripts/setup adds."""
+    runtime = {line.split("==")[0].lower() for line in (ROOT / "requirements.lock").read_text().splitlines()
+               if line and not line.startswith(("#", "-r"))}
+    assert not runtime & {"pytest", "pytest-django", "playwright", "schemathesis", "hypothesis", "factory_boy",
+                          "faker", "ruff", "import-linter"}
+    assert {"django", "djangorestframework", "celery", "psycopg", "gunicorn", "whitenoise"} <= runtime
+    development = (ROOT / "requirements-dev.lock").read_text().splitlines()
+    assert "-r requirements.lock" in development and "pytest==" in "\n".join(development)
+    assert (ROOT / "requirements.txt").read_text().split() == ["-r", "requirements-dev.lock"]
