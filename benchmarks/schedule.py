@@ -19,6 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rulesets.class_balanced import schedule as cbs  # noqa: E402
+from rulesets.class_balanced.schedule import stage1_search as cbs_search  # noqa: E402
 
 GOAL_SECONDS = 5.0
 
@@ -68,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         def raw_search(seed: int) -> list[str]:
             table, day_of = cbs.search_stage1_table(14, 48, 7, 7, seed, rounds=1, iterations=300_000)
-            misses = cbs._pair_misses(table, 14) + cbs._spread_misses(table, day_of, 14, 7)
+            misses = cbs_search._pair_misses(table, 14) + cbs_search._spread_misses(table, day_of, 14, 7)
             return ["missed"] if misses else []
 
         seconds, held = _time(search_seeds, raw_search)
