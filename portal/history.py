@@ -77,6 +77,26 @@ def _names(entries: Iterable[AuditEntry]) -> dict[type[models.Model], dict[Any, 
             for related, pks in wanted.items()}
 
 
+def _current(entries: Iterable[AuditEntry]) -> dict[tuple[str, str], str]:
+    """``{(model label, object id): str(row)}`` of the entries' objects that still exist, in the reader's language
+    (a stored ``object_repr`` is in the language of whoever acted), one query per model."""
+    wanted: dict[str, set[str]] = defaultdict(set)
+    for entry in entries:
+        if entry.object_id:
+            wanted[entry.model].add(entry.object_id)
+    out: dict[tuple[str, str], str] = {}
+    for label, ids in wanted.items():
+        model = _model(label)
+        if model is None:
+            continue
+        try:
+            rows = model._default_manager.filter(pk__in=ids)
+            out.update({(label, str(row.pk)): str(row) for row in rows})
+        except (ValueError, TypeError):  # an id that is not this model's kind of key
+            continue
+    return out
+
+
 def _yes_no(value: bool) -> str:
     return _("yes") if value else _("no")
 
@@ -127,6 +147,7 @@ def readable(entries: Iterable[AuditEntry]) -> list[dict[str, Any]]:
     """Each entry with its action and object in words and its changes as ``[{label, before, after}]``."""
     entries = list(entries)
     names = _names(entries)
+    current = _current(entries)
     out = []
     for entry in entries:
         model = _model(entry.model)
@@ -139,6 +160,6 @@ def readable(entries: Iterable[AuditEntry]) -> list[dict[str, Any]]:
         out.append({
             "entry": entry, "action": str(ACTIONS.get(entry.action, entry.action)),
             "kind": str(model._meta.verbose_name) if model is not None else entry.model,
-            "object": entry.object_repr, "changes": changes,
+            "object": current.get((entry.model, entry.object_id), entry.object_repr), "changes": changes,
         })
     return out
