@@ -122,6 +122,9 @@ class TournamentRole(models.Model):
         "tournaments.Tournament", on_delete=models.CASCADE, related_name="roles", verbose_name=_("tournament")
     )
     role = models.CharField(_("role"), max_length=20, choices=Role.choices)
+    stages = models.JSONField(
+        _("stages"), default=list, blank=True,
+        help_text=_("A judge's stages (FL-0 names judges per stage): their keys; none: every stage."))
     granted_at = models.DateTimeField(_("granted at"), auto_now_add=True)
 
     class Meta:

@@ -18,19 +18,24 @@ import rulesets
 from accounts.models import Family, Player, Role, TournamentRole
 
 RESULT_WRITERS = (Role.ORGANIZER, Role.JUDGE, Role.CURATOR)
-DECISION_WRITERS = (Role.JUDGE, Role.CURATOR, Role.ORGANIZER)
+DECISION_WRITERS = (Role.JUDGE, Role.CURATOR)  # not the organizer as such (spec/roles.md: FL-0, CB-15, CB-16)
 
 
-def roles_of(user, tournament) -> set[str]:
+def _grants(user, tournament) -> dict[str, list[str]]:
+    """``{role: stage keys}`` of the user's roles in the tournament (one query per user and tournament)."""
     if user is None or isinstance(user, AnonymousUser) or not user.is_authenticated:
-        return set()
+        return {}
     cache = getattr(user, "_tournament_roles", None)
     if cache is None:
         cache = user._tournament_roles = {}
     if tournament.pk not in cache:
-        cache[tournament.pk] = set(
-            TournamentRole.objects.filter(user=user, tournament=tournament).values_list("role", flat=True))
+        cache[tournament.pk] = {role: list(stages or []) for role, stages in TournamentRole.objects.filter(
+            user=user, tournament=tournament).values_list("role", "stages")}
     return cache[tournament.pk]
+
+
+def roles_of(user, tournament) -> set[str]:
+    return set(_grants(user, tournament))
 
 
 def has_role(user, tournament, *roles: str) -> bool:
@@ -43,9 +48,20 @@ def can_enter_results(user, tournament) -> bool:
     return has_role(user, tournament, *RESULT_WRITERS)
 
 
-def can_record_decisions(user, tournament) -> bool:
-    """Only a stage's judges, the commission or the curator rule (FL-0, GP-23, CB-15, CB-16)."""
-    return has_role(user, tournament, *DECISION_WRITERS)
+def can_record_decisions(user, tournament, stage_key: str | None = None) -> bool:
+    """Only the stage's judges (its commission) or the curator rule: penalties, fines, technical results,
+    replays, disqualifications (FL-0, GP-23, CB-15, CB-16); never the organizer as such. A judge whose role names
+    stages judges only those; one that names none judges every stage. An act on no stage needs a judge of every
+    stage, or the curator."""
+    if user is not None and getattr(user, "is_staff", False) and user.is_active:
+        return True
+    grants = _grants(user, tournament)
+    if Role.CURATOR in grants:
+        return True
+    if Role.JUDGE not in grants:
+        return False
+    stages = grants[Role.JUDGE]
+    return not stages or (stage_key is not None and stage_key in stages)
 
 
 def appeal_deciders(ruleset_key: str) -> tuple[str, ...]:

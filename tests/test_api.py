@@ -918,8 +918,12 @@ def test_fuzzed_masks_never_crash_nor_write_partially(chgk, tour, staff, data):
 # --- writes: penalties ---
 
 
-def test_organizer_records_and_withdraws_a_penalty(league, django_user_model):
-    api = as_user(organizer_of(league, django_user_model))
+def test_fl_0_a_judge_records_and_withdraws_a_penalty_the_organizer_may_not(league, django_user_model):
+    payload = {"tournament": "mt-example", "stage": "final", "game": 2, "team": "Fam03", "player": "Fam03-p1",
+               "kind": "fair_play", "code": "FP-9", "points": "0.5"}
+    refused = as_user(organizer_of(league, django_user_model)).post(f"{API}/penalties/", payload, format="json")
+    assert refused.status_code == 403 and "FL-0" in refused.content.decode()
+    api = as_user(organizer_of(league, django_user_model, name="judge", role=Role.JUDGE))
     response = api.post(f"{API}/penalties/", {"tournament": "mt-example", "stage": "final", "game": 2,
                                               "team": "Fam03", "player": "Fam03-p1", "kind": "fair_play",
                                               "code": "FP-9", "points": "0.5"}, format="json")

@@ -32,7 +32,8 @@ ALLOWED: dict[tuple[str, str], set[str]] = {
     ("chgk_tour_points", "import_replace"): {"organizer", "staff"},
     ("chgk_tour_points", "decide_appeal"): {"jury", "staff"},
     ("chgk_tour_points", "file_appeal"): {"captain"},
-    **{(key, "record_penalty"): {"organizer", "judge", "curator", "staff"} for key in MAFIA},
+    # spec/roles.md: the stage's judges or the curator, not the organizer (FL-0, CB-15, CB-16)
+    **{(key, "record_penalty"): {"judge", "curator", "staff"} for key in MAFIA},
     **{(key, "import_replace"): {"organizer", "staff"} for key in MAFIA},
     **{(key, "file_appeal"): {"captain"} for key in MAFIA},
     ("family_league", "decide_appeal"): {"curator", "jury", "staff"},
@@ -117,7 +118,9 @@ def attempt(action: str, tournament, user, client) -> bool:
     if action == "file_appeal":
         team = first_team(tournament)
         if tournament.ruleset == "chgk_tour_points":
-            tour = Tour.objects.get(stage__tournament=tournament, number=2)
+            # tour 1, which the first team (Signum) played: it hosts tour 2, and a host does not appeal its own
+            # tour's questions (CHGK-7, roles.md; issue 43)
+            tour = Tour.objects.get(stage__tournament=tournament, number=1)
             target = AppealTarget(kind="removal", tour=tour, question=1)
             now = dt.datetime.combine(tour.played_on, dt.time(12), tzinfo=dt.UTC) + dt.timedelta(days=1)
         else:

@@ -1,6 +1,6 @@
 """The write commands of the facts: record a game, change it, enter a tour's masks, record or withdraw a
-penalty, record a decision, put a player on a team's roster (``add_to_roster``); recompute under the current
-rules (``adopt_current_rules``).
+penalty, record a decision, add a team (``add_team``), put a player on a team's roster (``add_to_roster``), name
+its captain (``set_captain``); recompute under the current rules (``adopt_current_rules``).
 
 They know no HTTP. The acting ``user`` is an argument (no context variable);
 a payload is the interchange format's object (``rulesets.interchange``) as
@@ -50,7 +50,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 import rulesets
-from accounts.models import Player, Role, TournamentRole
+from accounts.models import Family, Player, Role, TournamentRole
 from accounts.permissions import can_enter_results, can_record_decisions, has_role
 from accounts.zones import moment_text, zone_of
 from rulesets import facts as F
@@ -77,6 +77,7 @@ from tournaments.models import (
     Team,
     Tour,
     Tournament,
+    TournamentFamily,
 )
 
 GameProblems = Callable[[Stage, F.Game, Game], Sequence[Problem]]
@@ -148,10 +149,12 @@ def require_result_entry(user, tournament: Tournament) -> None:
         raise NotAllowed(_("Only the tournament's organizers, judges and curator may enter its results."))
 
 
-def _require_judge(user, tournament: Tournament) -> None:
-    """Penalties are the judges' and the curator's rulings (FL-0, FL-18); organizers may record them too."""
-    if not can_record_decisions(user, tournament):
-        raise NotAllowed(_("Only the tournament's judges, curator or organizers may record penalties."))
+def _require_judge(user, tournament: Tournament, stage_key: Any = None) -> None:
+    """Penalties are the rulings of the stage's judges and of the curator, not of the organizer as such (FL-0,
+    FL-18, CB-15, CB-16; spec/roles.md)."""
+    if not can_record_decisions(user, tournament, stage_key if isinstance(stage_key, str) else None):
+        raise NotAllowed(_("Only the stage's judges or the curator may record, change or withdraw a penalty "
+                           "(FL-0, CB-15, CB-16)."))
 
 
 def _lock(model, pk) -> Any:
@@ -500,7 +503,7 @@ def record_penalty(user, data: Any) -> Penalty:
     """A judge's fair-play ruling (FL-18) as a fact: the interchange penalty object plus ``tournament``."""
     data = as_object(data)
     tournament = tournament_of(data)
-    _require_judge(user, tournament)
+    _require_judge(user, tournament, data.get("stage"))
     if data.get("decided_at") is None:
         data["decided_at"] = timezone.now().isoformat()
     r = Reader()
@@ -527,7 +530,7 @@ def record_penalty(user, data: Any) -> Penalty:
 
 def withdraw_penalty(user, penalty: Penalty) -> None:
     """The penalty is deleted; the standings recompute."""
-    _require_judge(user, penalty.tournament)
+    _require_judge(user, penalty.tournament, penalty.stage.key if penalty.stage_id else None)
     with transaction.atomic():
         Penalty.objects.select_for_update().filter(pk=penalty.pk).first()
         penalty.delete()
@@ -541,8 +544,10 @@ def record_decision(user, data: Any) -> Decision:
     ``tournament``, judged by the ruleset with the decision in place (e.g. CB-15's grounds)."""
     data = as_object(data)
     tournament = tournament_of(data)
-    if not can_record_decisions(user, tournament):
-        raise NotAllowed(_("Only the tournament's judges, curator or organizers record decisions."))
+    stage_key = data.get("stage")
+    if not can_record_decisions(user, tournament, stage_key if isinstance(stage_key, str) else None):
+        raise NotAllowed(_("Only the stage's judges (its commission) or the curator record a decision: a "
+                           "technical result, a replay, a disqualification (FL-0, GP-23, CB-15, CB-16)."))
     data.setdefault("decided_at", timezone.now().isoformat())
     data.setdefault("by", user.get_username())
     with transaction.atomic():
@@ -598,13 +603,25 @@ def _roster_refusal(tournament: Tournament, team: Team, player: Player) -> Inval
     return None
 
 
+def _family_refusal(team: Team, player: Player, participant: Participant | None) -> Invalid | None:
+    """Why the tournament cannot record ``player`` as a member of ``team``'s family: it records another one."""
+    if participant is None or participant.family_id in (None, team.family_id):
+        return None
+    return refuse("player", _("%(nick)s is recorded in this tournament as a member of the family %(family)s, not "
+                              "of %(team)s") % {"nick": player.nick, "family": participant.family.name,
+                                                "team": team.family.name})
+
+
 @_database_guard
-def add_to_roster(user, tournament: Tournament, stage: Stage | None, team_name: str, nick: str) -> RosterEntry:
+def add_to_roster(user, tournament: Tournament, stage: Stage | None, team_name: str, nick: str, *,
+                  family_member: bool = False) -> RosterEntry:
     """Put the player ``nick`` on the roster of the team ``team_name`` of ``stage`` (a team of the tournament, or
     of the stage's own draw) and among the tournament's participants; a nick the portal does not know yet becomes
     a new player. The organizers' act (``spec/roles.md``); refused when another roster of the tournament holds
     the player, they left this roster, or they sit on its appeal jury (CHGK-11). A player already on the roster
-    is left as they are. One transaction; each row written is in the history with ``user``."""
+    is left as they are. ``family_member``: the team is a family's, and the tournament records the player as a
+    member of that family (``Participant.family``, what FL-3 reads besides the site's memberships; refused when it
+    records another family). One transaction; each row written is in the history with ``user``."""
     if not has_role(user, tournament, Role.ORGANIZER):
         raise NotAllowed(Problem("", _("Only the tournament's organizers add players to its rosters.")))
     nick = (nick or "").strip()
@@ -615,30 +632,126 @@ def add_to_roster(user, tournament: Tournament, stage: Stage | None, team_name: 
             "max": Player._meta.get_field("nick").max_length})
     team = _roster_team(tournament, stage, team_name)
     with transaction.atomic():
-        team = Team.objects.select_for_update().get(pk=team.pk)
+        team = Team.objects.select_for_update().select_related("family").get(pk=team.pk)
+        family_member = family_member and team.family_id is not None
         player = Player.objects.filter(nick=nick).first()
+        participant = Participant.objects.filter(tournament=tournament, player=player).select_related(
+            "family").first() if player is not None else None
+        if family_member and player is not None:
+            refusal = _family_refusal(team, player, participant)
+            if refusal is not None:
+                raise refusal
         current = RosterEntry.objects.filter(team=team, player=player, left_at__isnull=True).first() if (
             player is not None) else None
-        if current is not None:
+        if current is not None and (not family_member or participant is None or participant.family_id is not None):
             return current
-        refusal = _roster_refusal(tournament, team, player) if player is not None else None
-        if refusal is not None:
-            raise refusal
+        if current is None:
+            refusal = _roster_refusal(tournament, team, player) if player is not None else None
+            if refusal is not None:
+                raise refusal
         written: list[Any] = []
+        changed: list[tuple[Any, dict[str, Any]]] = []
         with audit.muted():
             if player is None:
                 player = Player.objects.create(nick=nick)
                 written.append(player)
-            order = (team.roster.aggregate(m=Max("order"))["m"] or 0) + 1
-            entry = RosterEntry.objects.create(team=team, player=player, order=order, joined_at=timezone.now())
-            written.append(entry)
-            if not Participant.objects.filter(tournament=tournament, player=player).exists():
+            entry = current
+            if entry is None:
+                order = (team.roster.aggregate(m=Max("order"))["m"] or 0) + 1
+                entry = RosterEntry.objects.create(team=team, player=player, order=order, joined_at=timezone.now())
+                written.append(entry)
+            family = team.family if family_member else None
+            if participant is None:
                 last = Participant.objects.filter(tournament=tournament).aggregate(m=Max("order"))["m"]
                 written.append(Participant.objects.create(tournament=tournament, player=player,
-                                                          order=(last or 0) + 1))
+                                                          order=(last or 0) + 1, family=family))
+            elif family is not None and participant.family_id is None:
+                before = audit.snapshot(participant)
+                participant.family = family
+                participant.save(update_fields=["family"])
+                changed.append((participant, before))
         for row in written:
             audit.record("create", row, None, audit.snapshot(row), user=user)
+        for row, before in changed:
+            audit.record_change("update", row, before, audit.snapshot(row), user=user)
     return entry
+
+
+@_database_guard
+def add_team(user, tournament: Tournament, name: str, *, family_name: str | None = None) -> Team:
+    """A team of the tournament (not of a stage's own draw) named ``name``, last in its order. ``family_name``:
+    the team is that family's (a family league's teams are its families, FL-1): the family, created when the
+    portal has none of that name, is linked to the team and listed among the tournament's families. A team of
+    that name already there is kept as it is (linked to the family when it had none). The organizers' act
+    (``spec/roles.md``); refused when the team is another family's. One transaction; each row written is in the
+    history with ``user``."""
+    if not has_role(user, tournament, Role.ORGANIZER):
+        raise NotAllowed(Problem("", _("Only the tournament's organizers add teams to it.")))
+    name = (name or "").strip()
+    family_name = (family_name or "").strip() or None
+    if not name:
+        raise refuse("team", _("name the team"))
+    for value, model in ((name, Team), (family_name, Family)):
+        limit = model._meta.get_field("name").max_length
+        if value is not None and len(value) > limit:
+            raise refuse("team", _("a name has at most %(max)d characters: %(name)s") % {"max": limit,
+                                                                                         "name": value})
+    with transaction.atomic():
+        Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        team = Team.objects.filter(tournament=tournament, stage__isnull=True, name=name).select_related(
+            "family").first()
+        if team is not None and family_name and team.family_id is not None and team.family.name != family_name:
+            raise refuse("team", _("%(team)s is the team of the family %(family)s") % {
+                "team": team.name, "family": team.family.name})
+        written: list[Any] = []
+        changed: list[tuple[Any, dict[str, Any]]] = []
+        with audit.muted():
+            family = Family.objects.filter(name=family_name).first() if family_name else None
+            if family_name and family is None:
+                family = Family.objects.create(name=family_name)
+                written.append(family)
+            if team is None:
+                last = Team.objects.filter(tournament=tournament, stage__isnull=True).aggregate(m=Max("order"))["m"]
+                team = Team.objects.create(tournament=tournament, name=name, order=(last or 0) + 1, family=family)
+                written.append(team)
+            elif family is not None and team.family_id is None:
+                before = audit.snapshot(team)
+                team.family = family
+                team.save(update_fields=["family"])
+                changed.append((team, before))
+            if family is not None and not TournamentFamily.objects.filter(tournament=tournament,
+                                                                          family=family).exists():
+                last = TournamentFamily.objects.filter(tournament=tournament).aggregate(m=Max("order"))["m"]
+                written.append(TournamentFamily.objects.create(tournament=tournament, family=family,
+                                                               order=(last or 0) + 1))
+        for row in written:
+            audit.record("create", row, None, audit.snapshot(row), user=user)
+        for row, before in changed:
+            audit.record_change("update", row, before, audit.snapshot(row), user=user)
+    return team
+
+
+def set_captain(user, team: Team, nick: str) -> Team:
+    """The player ``nick`` of the team's roster becomes its captain (a roster file names them). The organizers'
+    act, as the roster's (``accounts.permissions.can_manage_team``: a ChGK captain hands over captaincy on the
+    team's own page, CHGK-2..CHGK-4). One transaction, in the history with ``user``."""
+    if not has_role(user, team.tournament, Role.ORGANIZER):
+        raise NotAllowed(Problem("", _("Only the tournament's organizers name the captains of its teams.")))
+    with transaction.atomic():
+        team = Team.objects.select_for_update().get(pk=team.pk)
+        entry = RosterEntry.objects.filter(team=team, player__nick=(nick or "").strip(),
+                                           left_at__isnull=True).select_related("player").first()
+        if entry is None:
+            raise refuse("captain", _("%(nick)s is not on the roster of %(team)s") % {"nick": nick,
+                                                                                    "team": team.name})
+        if team.captain_id == entry.player_id:
+            return team
+        before = audit.snapshot(team)
+        with audit.muted():
+            team.captain = entry.player
+            team.save(update_fields=["captain"])
+        audit.record_change("update", team, before, audit.snapshot(team), user=user)
+    return team
 
 
 # --- the rules a tournament is computed under ---

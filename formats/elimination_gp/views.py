@@ -143,7 +143,7 @@ def _registration_action(request: HttpRequest, stage: Stage, organizer: bool, me
             player = me
         if action in ("register", "invite"):
             services.register(stage, player, user=request.user, invited=action == "invite",
-                              check_deadline=not organizer)
+                              check_deadline=not organizer or action == "invite")  # GP-5: invitations close for all
             messages.success(request, _("%(nick)s is registered.") % {"nick": player.nick})
         elif action == "withdraw":
             replacement = data["new_invitation"]

@@ -105,7 +105,7 @@ def test_gp_17_tie_break_order_is_recorded_and_a_repeated_player_refused(series)
 
 
 def test_gp_18_dashboard_vacancy_and_header_link_to_the_committee_page_not_the_admin(series):
-    curator = member(series, Role.ORGANIZER)
+    curator = member(series, Role.CURATOR)  # the committee (spec/roles.md), not the organizer
     from django.utils import timezone
 
     items = [i for i in attention_items(series, timezone.now()) if i.key.startswith("vacancy:")]

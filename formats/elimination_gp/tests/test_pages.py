@@ -133,6 +133,20 @@ def test_gp4_at_most_10_invitations(client, series):
     assert not StageRegistration.objects.filter(player__nick="Eleventh").exists()
 
 
+def test_gp5_invitations_close_with_the_registration_for_everyone_the_organizer_included(client, series):
+    """spec/roles.md: the host family invites until the stage's registration closes; after it, nobody."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    Tournament.objects.filter(pk=series.pk).update(registration_deadline=timezone.now() - dt.timedelta(minutes=1))
+    Player.objects.create(nick="Late", level=2)
+    client.force_login(organizer_of(series))
+    response = client.post(url(series, "registration"), {"action": "invite", "nick": "Late"}, follow=True)
+    assert "GP-5" in errors(response)[0]
+    assert not StageRegistration.objects.filter(player__nick="Late").exists()
+
+
 # --------------------------------------------------------------------------- GP-5, GP-6
 
 
