@@ -100,6 +100,10 @@ def _no_archive(tournament: Any) -> None:
     return None
 
 
+def _no_steps(tournament: Any, now: dt.datetime) -> list[DashboardItem]:
+    return []
+
+
 @dataclass(frozen=True)
 class FormatHome:
     """What one format adds to the shared pages.
@@ -123,6 +127,8 @@ class FormatHome:
     - ``rulebook``: the texts of ``/t/SLUG/rules/`` (``formats.rulebook.Rulebook``), ``None`` for none;
     - ``decision_url(tournament, kind, stage_key)``: the format's own page where the committee records a
       decision of ``kind`` for a stage (GP-18's vacancies, ties), ``None`` for the admin's;
+    - ``next_steps(tournament, now)``: the dashboard's "what to do next" of the format (section ``next``), each
+      linking to the page that does it (open a stage's registration, publish a schedule);
     - ``archive(tournament)``: close what a tournament entered after it was played has done by its own dates
       (the ChGK checklists of its played tours), so that a past season reads as finished (the demo uses it).
     """
@@ -139,6 +145,7 @@ class FormatHome:
     decision_url: Callable[[Any, str, str | None], str | None] = _no_page
     rulebook: Rulebook | None = None
     archive: Callable[[Any], None] = _no_archive
+    next_steps: Callable[[Any, dt.datetime], list[DashboardItem]] = _no_steps
 
 
 _HOMES: dict[str, FormatHome] = {}

@@ -1,5 +1,8 @@
 """The organizer's dashboard: what in one tournament needs a person now, each with where to fix it (issue 10).
 
+The first section, ``next``, says what to do next (issue 42.2): the format home's steps (``next_steps``), the
+next game or tour to enter and the appeals waiting, each linking to the page that does it.
+
 Every item is read from stored facts and the stored standings snapshots
 (never a recompute), with a fixed number of queries whatever the size of the
 tournament:
@@ -34,7 +37,7 @@ import re
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 import rulesets
 from appeals.services import verdict_due
@@ -53,11 +56,13 @@ from tournaments.models import (
     Game,
     GameStatus,
     PrizePayment,
+    Tour,
     Tournament,
 )
 
 LIMIT = 100
 SECTIONS = (
+    ("next", gettext_lazy("What to do next")),
     ("games", gettext_lazy("Games past their time without a result")),
     ("appeals", gettext_lazy("Pending appeals")),
     ("checklists", gettext_lazy("Checklist items overdue")),
@@ -72,8 +77,7 @@ SECTIONS = (
 
 def attention_items(tournament: Tournament, now: dt.datetime) -> list[Item]:
     items = _games(tournament, now)
-    pending = list(Appeal.objects.filter(tournament=tournament, verdict__isnull=True).select_related(
-        "tour__stage", "decision", "team").order_by("filed_at", "pk")[:LIMIT])
+    pending = _pending(tournament)
     facts = load_facts(tournament) if any(a.tour_id for a in pending) else None
     items += _appeals(tournament, pending, facts, now)
     items += registry.for_tournament(tournament).dashboard_items(tournament, now, pending)
@@ -87,6 +91,38 @@ def attention_items(tournament: Tournament, now: dt.datetime) -> list[Item]:
 
 def sections(items: list[Item]) -> list[dict]:
     return [{"key": key, "label": label, "items": [i for i in items if i.section == key]} for key, label in SECTIONS]
+
+
+def _pending(tournament: Tournament) -> list[Appeal]:
+    return list(Appeal.objects.filter(tournament=tournament, verdict__isnull=True).select_related(
+        "tour__stage", "decision", "team").order_by("filed_at", "pk")[:LIMIT])
+
+
+def next_steps(tournament: Tournament, now: dt.datetime) -> list[Item]:
+    """Issue 42.2: what the organizer does next, each with the page that does it: the format's own steps (open a
+    stage's registration, draw the groups, ...), the next result to enter, the appeals waiting."""
+    pending = Appeal.objects.filter(tournament=tournament, verdict__isnull=True).count()
+    items = list(registry.for_tournament(tournament).next_steps(tournament, now))
+    if rulesets.get(tournament.ruleset).rounds == "games":
+        game = (Game.objects.filter(stage__tournament=tournament, status=GameStatus.SCHEDULED)
+                .select_related("stage").order_by("stage__order", "scheduled_at", "number").first())
+        if game is not None:
+            items.append(Item("next", f"enter:{game.stage.key}:{game.number}",
+                              _("Enter the result of game %(number)s (%(stage)s)")
+                              % {"number": game.number, "stage": stage_label(game.stage.key)},
+                              reverse("game-entry", args=[tournament.slug, game.stage.key, game.number])))
+    else:
+        tour = (Tour.objects.filter(stage__tournament=tournament, masks__isnull=True)
+                .order_by("number").first())
+        if tour is not None:
+            items.append(Item("next", f"enter-tour:{tour.number}",
+                              _("Enter the answers of tour %(number)s") % {"number": tour.number},
+                              reverse("tour-entry", args=[tournament.slug, tour.number])))
+    if pending:
+        items.append(Item("next", "appeals", ngettext("%(count)s appeal waits for a verdict",
+                                                      "%(count)s appeals wait for a verdict", pending)
+                          % {"count": pending}, reverse("appeal-queue")))
+    return items
 
 
 def _games(tournament: Tournament, now: dt.datetime) -> list[Item]:

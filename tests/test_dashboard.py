@@ -180,7 +180,7 @@ def test_chgk_dashboard_queries_do_not_grow_with_the_season(client, teams, djang
         playing = Team.objects.filter(tournament=tournament).exclude(pk=host.pk).first()
         pending_appeal(tournament, number, 2, playing.name)
     client.force_login(UserFactory(is_staff=True))
-    with django_assert_max_num_queries(30):
+    with django_assert_max_num_queries(32):  # 30, and the next steps: the next tour to enter, the appeals count
         response = client.get(reverse("dashboard", args=[tournament.slug]))
     assert len([i for s in response.context["sections"] for i in s["items"] if i.section == "appeals"]) == 3
 
@@ -211,3 +211,31 @@ def test_gp_22a_dashboard_lists_prizes_until_the_committee_marks_them_paid():
     RoleFactory(user=committee, tournament=tournament, role=Role.CURATOR)
     mark_paid(tournament, "qualifying-1", 1, "GP07", "GP07-p5", user=committee)
     assert [k for k in keys(tournament) if k.startswith("prize:")] == []
+
+
+def test_issue_42_the_dashboard_says_what_to_do_next_with_the_page_that_does_it(client):
+    """The next game to enter (a link to its result form), the appeals waiting, and only the sections that hold
+    something; the quiet ones are named on one line."""
+    tournament = import_document(mafia_league(games=10, teams=9, seed=6))
+    game = Game.objects.filter(stage__tournament=tournament).order_by("number").last()
+    Game.objects.filter(pk=game.pk).update(status=GameStatus.SCHEDULED, outcome=None)
+    client.force_login(UserFactory(is_staff=True))
+    response = client.get(reverse("dashboard", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="en")
+    page = response.content.decode()
+    entry = reverse("game-entry", args=[tournament.slug, game.stage.key, game.number])
+    assert "What to do next" in page and f'href="{entry}"' in page
+    assert f"Enter the result of game {game.number}" in page
+    assert "Nothing here." not in page and "Nothing waits in:" in page
+
+
+def test_gp_2_a_stage_not_played_yet_asks_to_open_its_registration():
+    from formats.elimination_gp.home import next_steps as gp_next_steps
+    from tests.conftest import example
+
+    document = example("elimination_gp")
+    document["stages"][0]["games"] = []
+    tournament = import_document(document)
+    steps = gp_next_steps(tournament, timezone.now())
+    stage = tournament.stages.get()
+    assert [s.url for s in steps] == [reverse("gp-registration", args=[tournament.slug, stage.key])]
+    assert steps[0].rule == "GP-2"

@@ -12,6 +12,7 @@ from accounts.permissions import can_record_decisions
 from formats.elimination_gp.models import StageRegistration
 from formats.elimination_gp.rules import RULEBOOK
 from formats.elimination_gp.services import roster_of, settings_of
+from formats.registry import DashboardItem as Item
 from formats.registry import FormatHome, Link
 from rulesets.elimination_gp import KEY
 from rulesets.elimination_gp.finalists import FINAL_STAGE
@@ -100,6 +101,16 @@ def game_entry_context(tournament: Any, stage_key: str) -> dict[str, Any]:
     return {"still_in": _still_in(tournament, stage_key)}
 
 
+def next_steps(tournament: Any, now: dt.datetime) -> list[Item]:
+    """GP-2: each stage with no game yet whose registration is not open: publish its conditions and open it."""
+    stages = tournament.stages.filter(games__isnull=True, conditions__registration_opened_at__isnull=True)
+    return [Item("next", f"open:{stage.key}", _("Publish the conditions of %(stage)s and open its registration")
+                 % {"stage": stage_label(stage.key)}, reverse("gp-registration", args=[tournament.slug, stage.key]),
+                 rule="GP-2")
+            for stage in stages.distinct().order_by("order")]
+
+
 HOME = FormatHome(key=KEY, urls="formats.elimination_gp.urls", tournament_links=tournament_links,
                   player_items=player_items, prize_rule=prize_rule,
-                  game_entry_context=game_entry_context, rulebook=RULEBOOK, decision_url=decision_url)
+                  game_entry_context=game_entry_context, rulebook=RULEBOOK, decision_url=decision_url,
+                  next_steps=next_steps)

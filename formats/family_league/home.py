@@ -91,6 +91,15 @@ def schedule_ics(tournament: Tournament, stage_key: str | None) -> bytes:
     return calendar_ics(slots, name=tournament.name, uid_prefix=f"{tournament.slug}-{stage_key or 'all'}").encode()
 
 
+def next_steps(tournament: Any, now: dt.datetime) -> list[Item]:
+    """FL-7, FL-8: a qualifying stage with no group yet: draw its groups."""
+    stage = tournament.stages.filter(key="qualifying", groups__isnull=True).first()
+    if stage is None:
+        return []
+    return [Item("next", "groups", _("Draw the qualifying groups"), reverse("family-groups", args=[tournament.slug]),
+                 rule="FL-8")]
+
+
 HOME = FormatHome(key=KEY, urls="formats.family_league.urls", tournament_links=tournament_links,
                   dashboard_items=dashboard_items, prize_rule=prize_rule, schedule_ics=schedule_ics,
-                  rulebook=RULEBOOK)
+                  rulebook=RULEBOOK, next_steps=next_steps)

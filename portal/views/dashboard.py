@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Role, TournamentRole
 from accounts.permissions import DASHBOARD_ROLES, can_see_dashboard, has_role
-from portal.dashboard import attention_items, sections
+from portal.dashboard import attention_items, next_steps, sections
 from portal.forms import AdoptRulesForm
 from rulesets.errors import NotAllowed
 from tournaments.commands import adopt_current_rules, rules_outdated
@@ -27,8 +27,10 @@ def dashboard_view(request: HttpRequest, slug: str) -> HttpResponse:
             % {"tournament": tournament.name}}, status=403)
     now = timezone.now()
     items = attention_items(tournament, now)
+    shown = sections(next_steps(tournament, now) + items)
     return render(request, "accounts/dashboard.html", {
-        "tournament": tournament, "sections": sections(items), "total": len(items), "now": now,
+        "tournament": tournament, "sections": shown, "quiet": [s for s in shown if not s["items"]],
+        "total": len(items), "now": now,
         "tournament_zone": tournament.timezone,
     })
 
