@@ -5,8 +5,9 @@ question without loading the season:
 
 - CHGK-20: a team's appeals are filed by its captain, or by a player the captain or the organizer delegated
   for a period that includes the moment (``FilingDelegation``); elsewhere by a player of the team's roster;
-- CHGK-18: the window is open at any instant before 00:00 of D+4 in the tournament's zone, the ruleset's one
-  comparison (``appeal_policy.appeal_in_time``), and its last moment is ``appeal_policy.appeal_deadline``.
+- CHGK-18: the window is open from 00:00 of D (``appeal_policy.appeal_opens``, ``roles.md``) at any instant
+  before 00:00 of D+4 in the tournament's zone, the ruleset's one comparison (``appeal_policy.appeal_in_time``),
+  and its last moment is ``appeal_policy.appeal_deadline``.
 """
 
 from __future__ import annotations
@@ -24,12 +25,15 @@ from tournaments.models import Team, Tour, Tournament
 
 @dataclass(frozen=True)
 class TourWindow:
-    """A tour's appeal window at ``now``: open or not, its last moment, and who the reader files for."""
+    """A tour's appeal window at ``now``: open or not, its first and last moments (``not_yet``: it opens later),
+    and who the reader files for."""
 
     open: bool
     deadline: dt.datetime | None
     team: Team | None
     can_file: bool
+    opens: dt.datetime | None = None
+    not_yet: bool = False
 
 
 def filing_team(user, tournament: Tournament, now: dt.datetime | None = None) -> Team | None:
@@ -67,8 +71,11 @@ def tour_window(user, tournament: Tournament, tour: Tour, now: dt.datetime | Non
     probe = F.Appeal(kind=policy.question_kinds[0], filed_at=now, stage=tour.stage.key, tour=tour.number,
                      question=1)
     deadline = policy.appeal_deadline(facts, probe)
-    is_open = (policy.appeal_in_time(facts, probe) if policy.appeal_in_time is not None
-               else deadline is None or now <= deadline)
+    opens = policy.appeal_opens(facts, probe) if policy.appeal_opens is not None else None
+    is_open = (opens is None or now >= opens) and (  # roles.md: no appeal before 00:00 of D
+        policy.appeal_in_time(facts, probe) if policy.appeal_in_time is not None
+        else deadline is None or now <= deadline)
     team = filing_team(user, tournament, now) if is_open else None
     can_file = bool(is_open and team is not None and refuse_to_file(user, tournament, team, now=now) is None)
-    return TourWindow(open=is_open, deadline=deadline, team=team, can_file=can_file)
+    return TourWindow(open=is_open, deadline=deadline, team=team, can_file=can_file, opens=opens,
+                      not_yet=opens is not None and now < opens)

@@ -15,7 +15,7 @@ class ChgkAppealForm(forms.Form):
 
 
 class DecisionAppealForm(forms.Form):
-    """GP-23, FL-19, CB-17: who appeals, the game and decision links, the claim."""
+    """GP-23, FL-19, CB-17: who appeals, the game and decision (or penalty) links, the claim."""
 
     appellant = forms.CharField(label=_("who appeals (player or team)"), max_length=150)
     argument = forms.CharField(label=_("claim"), widget=forms.Textarea, max_length=10000)
@@ -25,7 +25,8 @@ class VerdictForm(forms.Form):
     """The verdict on one appeal, with the fields of its kind only (issue 17, item 11).
 
     ``credited`` (CHGK-22) is offered only for a ChGK appeal to accept an answer; ``partly`` only for an appeal
-    against a Mafia decision (FL-19: a detected violation is annulled or not, a ChGK appeal upheld or rejected).
+    against a Mafia decision or a judge's penalty (FL-19: a detected violation is annulled or not, a ChGK appeal
+    upheld or rejected).
     """
 
     verdict = forms.ChoiceField(label=_("verdict"), choices=Verdict.choices,
@@ -40,7 +41,7 @@ class VerdictForm(forms.Form):
             self.fields["credited"].choices = [(str(t.pk), t.name) for t in teams]
         else:
             del self.fields["credited"]
-        if kind != AppealKind.DECISION:
+        if kind not in (AppealKind.DECISION, AppealKind.PENALTY):
             self.fields["verdict"].choices = [(v, label) for v, label in Verdict.choices if v != Verdict.PARTLY]
 
 
@@ -56,6 +57,7 @@ class AppealTargetForm(forms.Form):
     game = forms.IntegerField(min_value=1, required=False)
     player = forms.CharField(max_length=100, required=False)
     decision = forms.IntegerField(min_value=0, required=False)
+    penalty = forms.IntegerField(min_value=1, required=False)  # a judge's penalty (FL-19), by its id
 
 
 class ReplacementDecisionForm(forms.Form):
@@ -88,4 +90,30 @@ class ReplacementDecisionForm(forms.Form):
         if self.decision is not None and self.decision.game is not None:
             out["game"] = self.decision.game.number
         out.update({key: data[key] for key in ("outcome", "code", "team", "player", "text") if data.get(key)})
+        return out
+
+
+class ReplacementPenaltyForm(forms.Form):
+    """FL-19: the changed penalty a partly upheld appeal against a judge's penalty records in its place (its stage,
+    game, team and player stay the appealed penalty's); read and judged by the interchange rules in
+    ``appeals.services.decide``."""
+
+    points = forms.DecimalField(label=_("points deducted"), max_digits=8, decimal_places=3, min_value=0,
+                                required=False)
+    code = forms.CharField(label=_("rule code"), required=False, max_length=20)
+    text = forms.CharField(label=_("text"), required=False, widget=forms.Textarea, max_length=10000)
+
+    def __init__(self, *args, penalty=None, **kwargs):
+        self.penalty = penalty
+        if penalty is not None:
+            kwargs.setdefault("initial", {"points": penalty.points, "code": penalty.code, "text": penalty.text})
+        super().__init__(*args, prefix="replacement", **kwargs)
+
+    def document(self) -> dict:
+        """The changed penalty as an interchange penalty object (only the fields given)."""
+        data = self.cleaned_data
+        out: dict = {}
+        if data.get("points") is not None:
+            out["points"] = str(data["points"])
+        out.update({key: data[key] for key in ("code", "text") if data.get(key)})
         return out

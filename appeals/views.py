@@ -14,19 +14,28 @@ import rulesets
 from accounts.models import Player, TournamentRole
 from accounts.permissions import appeal_deciders, can_decide_appeals, can_see_hidden_appellant
 from appeals.filing import filing_team
-from appeals.forms import AppealTargetForm, ChgkAppealForm, DecisionAppealForm, ReplacementDecisionForm, VerdictForm
+from appeals.forms import (
+    AppealTargetForm,
+    ChgkAppealForm,
+    DecisionAppealForm,
+    ReplacementDecisionForm,
+    ReplacementPenaltyForm,
+    VerdictForm,
+)
 from appeals.services import (
     AppealRefused,
     AppealTarget,
     decide,
     file_appeal,
     filing_deadline,
+    question_removed_by,
     verdict_due,
     verdict_given_late,
+    verdict_overdue,
 )
 from scoring.models import StandingsSnapshot
 from tournaments.messages import refusal_text
-from tournaments.models import Appeal, Decision, Game, Team, Tour, Tournament
+from tournaments.models import Appeal, AppealKind, Decision, Game, Penalty, Team, Tour, Tournament
 
 
 def _target(request: HttpRequest, tournament: Tournament) -> AppealTarget:
@@ -40,6 +49,10 @@ def _target(request: HttpRequest, tournament: Tournament) -> AppealTarget:
             raise Http404("bad appeal target")
         tour = get_object_or_404(Tour, stage__tournament=tournament, number=params["tour"])
         return AppealTarget(kind=params["kind"] or "accept_answer", tour=tour, question=params["question"])
+    if params["penalty"] is not None:  # FL-19: a judge's penalty, by its id
+        penalty = get_object_or_404(Penalty.objects.select_related("stage", "game", "team", "player"),
+                                    tournament=tournament, pk=params["penalty"], replacement_for=None)
+        return AppealTarget(kind=AppealKind.PENALTY, penalty=penalty)
     if params["violation"]:
         if params["game"] is None:
             raise Http404("bad appeal target")
@@ -83,7 +96,9 @@ def file_view(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def detail_view(request: HttpRequest, pk: int) -> HttpResponse:
-    appeal = get_object_or_404(Appeal.objects.select_related("tournament", "tour__stage", "team", "decision"), pk=pk)
+    appeal = get_object_or_404(Appeal.objects.select_related(
+        "tournament", "tour__stage", "team", "decision", "penalty__stage", "penalty__game", "penalty__team",
+        "penalty__player", "filed_by__player"), pk=pk)
     tournament = appeal.tournament
     show_team = appeal.verdict is not None or can_see_hidden_appellant(request.user, tournament) or (
         appeal.filed_by_id is not None and appeal.filed_by_id == request.user.pk)
@@ -91,14 +106,18 @@ def detail_view(request: HttpRequest, pk: int) -> HttpResponse:
         "appeal": appeal, "tournament": tournament, "show_team": show_team,
         "credited": list(appeal.credited_teams.values_list("name", flat=True)),
         "verdict_due": verdict_due(tournament, appeal), "given_late": verdict_given_late(appeal),
+        "overdue": verdict_overdue(appeal),
         "replacement": Decision.objects.filter(replacement_for=appeal).first() if appeal.decision_id else None,
+        "changed_penalty": Penalty.objects.filter(replacement_for=appeal).first() if appeal.penalty_id else None,
+        "removed_by": question_removed_by(appeal),
         "can_decide": can_decide_appeals(request.user, tournament),
     })
 
 
 @login_required
 def queue_view(request: HttpRequest) -> HttpResponse:
-    """The jury's queue: pending appeals of the user's tournaments, oldest first, overdue flagged."""
+    """The jury's queue: pending appeals of the user's tournaments, oldest first, overdue flagged from 00:00 of D+10
+    in the tournament's zone (CHGK-18, the ruleset's ``verdict_overdue``), every time in that zone."""
     roles = TournamentRole.objects.filter(user=request.user).values_list("tournament_id", "tournament__ruleset",
                                                                         "role")
     tournament_ids = {tid for tid, ruleset, role in roles if role in appeal_deciders(ruleset)}
@@ -106,12 +125,13 @@ def queue_view(request: HttpRequest) -> HttpResponse:
     if request.user.is_staff:
         query = Q()
     pending = list(Appeal.objects.filter(query, verdict__isnull=True).select_related(
-        "tournament", "tour", "tour__stage", "decision").order_by("filed_at")[:200])
+        "tournament", "tour", "tour__stage", "decision", "penalty").order_by("filed_at")[:200])
     now = timezone.now()
     rows = []
     for appeal in pending:
         due = verdict_due(appeal.tournament, appeal)
-        rows.append({"appeal": appeal, "due": due, "overdue": due is not None and due < now})
+        rows.append({"appeal": appeal, "due": due, "overdue": verdict_overdue(appeal, now),
+                     "zone": appeal.tournament.timezone, "removed_by": question_removed_by(appeal)})
     return render(request, "appeals/queue.html", {"rows": rows, "now": now})
 
 
@@ -145,9 +165,14 @@ def verdict_view(request: HttpRequest, pk: int) -> HttpResponse:
     if not can_decide_appeals(request.user, appeal.tournament):
         return render(request, "appeals/forbidden.html", status=403)
     teams = Team.objects.filter(tournament=appeal.tournament).order_by("name")
-    form = VerdictForm(request.POST or None, teams=teams, kind=appeal.kind)
-    # FL-19: a partly upheld appeal against a Mafia decision records the changed decision
-    changed = ReplacementDecisionForm(request.POST or None, decision=appeal.decision) if appeal.decision else None
+    form = VerdictForm(request.POST or None, teams=teams,
+                       kind=AppealKind.PENALTY if appeal.penalty_id else appeal.kind)
+    # FL-19: a partly upheld appeal against a Mafia decision records the changed decision; against a judge's
+    # penalty, the changed penalty
+    if appeal.penalty_id:
+        changed = ReplacementPenaltyForm(request.POST or None, penalty=appeal.penalty)
+    else:
+        changed = ReplacementDecisionForm(request.POST or None, decision=appeal.decision) if appeal.decision else None
     error = None
     if request.method == "POST" and form.is_valid():
         credited = list(teams.filter(pk__in=form.cleaned_data.get("credited") or []))
@@ -162,5 +187,6 @@ def verdict_view(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("appeal-detail", pk=appeal.pk)
     return render(request, "appeals/verdict.html", {"appeal": appeal, "form": form, "error": error,
                                                     "changed": changed, "ruled_on": ruled_on(appeal),
+                                                    "removed_by": question_removed_by(appeal),
                                                     "show_team": can_see_hidden_appellant(request.user,
                                                                                           appeal.tournament)})

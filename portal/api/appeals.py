@@ -2,8 +2,9 @@
 
 A ChGK appeal's appealing team is shown to the committee and hidden from
 everyone else (the jury included) while the verdict is pending (CHGK-20):
-``team`` is null and ``team_hidden`` true, unless the reader is staff or holds
-the tournament's ``organizer`` or ``curator`` role (and is not on its jury;
+``team``, ``appellant`` and ``filed_by`` are null and ``team_hidden`` true,
+unless the reader is staff or holds the tournament's ``organizer`` or
+``curator`` role (and is not on its jury;
 ``accounts.permissions.can_see_hidden_appellant``). Filtering by team never
 reveals a hidden appellant either.
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 import django_filters as df
-from django.db.models import Prefetch, Q
+from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field, extend_schema_view
@@ -27,8 +28,9 @@ from appeals.services import verdict_given_late
 from portal.api import appeal_writes as api_writes
 from portal.api.common import ApiPagination, WellFormedInput, ZonedDateTimeField
 from portal.api.filters import IntegerFilter, StrictFilterSet, UtcDateTimeRangeFilter
+from portal.api.serializers import PenaltySerializer
 from tournaments import commands
-from tournaments.models import Appeal, AppealKind, Decision, DecisionKind, Team, Verdict
+from tournaments.models import Appeal, AppealKind, Decision, DecisionKind, Penalty, Team, Verdict
 
 CHGK_KINDS = (AppealKind.REMOVAL, AppealKind.ACCEPT_ANSWER)
 HIDDEN = Q(kind__in=CHGK_KINDS, verdict__isnull=True)
@@ -136,8 +138,16 @@ class AppealSerializer(serializers.ModelSerializer):
     stage = serializers.CharField(source="stage.key", default=None, allow_null=True, read_only=True)
     tour = serializers.IntegerField(source="tour.number", default=None, allow_null=True, read_only=True)
     decision = serializers.IntegerField(source="decision.index", default=None, allow_null=True, read_only=True)
+    penalty = serializers.IntegerField(source="penalty_id", default=None, allow_null=True, read_only=True,
+                                       help_text="FL-19: the id of the appealed judge's penalty (/api/v1/penalties/)")
     team = serializers.SerializerMethodField()
     team_hidden = serializers.SerializerMethodField()
+    appellant = serializers.SerializerMethodField(
+        help_text="who appeals, as filed; hidden like `team` (CHGK-20)")
+    filed_by = serializers.SerializerMethodField(
+        help_text="the player (or account) who filed it (CHGK-20); hidden like `team`")
+    question_removed = serializers.SerializerMethodField(
+        help_text="CHGK-21: another appeal's removal of the same question was upheld; this one changes nothing")
     credited_teams = serializers.SerializerMethodField()
     filed_at = ZonedDateTimeField("tournament")
     verdict_at = ZonedDateTimeField("tournament")
@@ -149,16 +159,28 @@ class AppealSerializer(serializers.ModelSerializer):
     class Meta:
         model = Appeal
         fields = ["id", "tournament", "order", "kind", "stage", "tour", "question", "team", "team_hidden", "answer",
-                  "argument", "decision", "appellant", "filed_at", "verdict", "verdict_reasons", "verdict_at",
-                  "given_late", "replacement", "credited_teams", "standings_change"]
+                  "argument", "decision", "penalty", "appellant", "filed_by", "filed_at", "verdict",
+                  "verdict_reasons", "verdict_at", "given_late", "question_removed", "replacement",
+                  "credited_teams", "standings_change"]
 
     @extend_schema_field(serializers.BooleanField())
     def get_given_late(self, obj: Appeal) -> bool:
         return verdict_given_late(obj)
 
-    @extend_schema_field(DecisionSerializer(allow_null=True))
+    @extend_schema_field(serializers.BooleanField())
+    def get_question_removed(self, obj: Appeal) -> bool:
+        return bool(getattr(obj, "question_removed", False))
+
+    @extend_schema_field(serializers.JSONField(allow_null=True))
     def get_replacement(self, obj: Appeal) -> dict | None:
-        if obj.verdict != Verdict.PARTLY or obj.decision_id is None:
+        if obj.verdict != Verdict.PARTLY:
+            return None
+        if obj.penalty_id is not None:
+            try:
+                return PenaltySerializer(obj.replacement_penalty).data
+            except Penalty.DoesNotExist:
+                return None
+        if obj.decision_id is None:
             return None
         try:
             decision = obj.replacement
@@ -177,6 +199,18 @@ class AppealSerializer(serializers.ModelSerializer):
         if obj.team is None or self._hidden(obj):
             return None
         return obj.team.name
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_appellant(self, obj: Appeal) -> str | None:
+        return None if self._hidden(obj) else obj.appellant
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_filed_by(self, obj: Appeal) -> str | None:
+        user = obj.filed_by
+        if user is None or self._hidden(obj):
+            return None
+        player = getattr(user, "player", None)
+        return player.nick if player is not None else user.get_username()
 
     @extend_schema_field(serializers.BooleanField())
     def get_team_hidden(self, obj: Appeal) -> bool:
@@ -197,9 +231,10 @@ DECISION_EXAMPLE = {"id": 2, "tournament": "cb-spring-2015", "index": 1, "kind":
                     "published_at": "2015-03-12T21:00:00+03:00", "by": "Tiberi", "text": "..."}
 APPEAL_EXAMPLE = {"id": 3, "tournament": "mubk-spring", "order": 0, "kind": "accept_answer", "stage": "season",
                   "tour": 1, "question": 3, "team": None, "team_hidden": True, "answer": "...", "argument": "...",
-                  "decision": None, "appellant": None, "filed_at": "2013-03-02T20:00:00+04:00", "verdict": None,
-                  "verdict_reasons": "", "verdict_at": None, "given_late": False, "replacement": None,
-                  "credited_teams": [], "standings_change": []}
+                  "decision": None, "penalty": None, "appellant": None, "filed_by": None,
+                  "filed_at": "2013-03-02T20:00:00+04:00", "verdict": None, "verdict_reasons": "", "verdict_at": None,
+                  "given_late": False, "question_removed": False, "replacement": None, "credited_teams": [],
+                  "standings_change": []}
 
 
 @extend_schema_view(
@@ -242,8 +277,9 @@ class DecisionViewSet(WellFormedInput, mixins.CreateModelMixin, viewsets.ReadOnl
     list=extend_schema(
         summary="List appeals",
         description="Appeals with their public fields, paginated with `count`. A pending ChGK appeal hides its "
-                    "appealing team (`team` null, `team_hidden` true) from everyone but staff and the "
-                    "tournament's organizers and curators (CHGK-20). Filters: `tournament` (slug), `stage` (key), "
+                    "appealing team (`team`, `appellant` and `filed_by` null, `team_hidden` true) from everyone but "
+                    "staff and the tournament's organizers and curators, never from the jury (CHGK-20); "
+                    "`question_removed` says the question's removal was upheld (CHGK-21). Filters: `tournament` (slug), `stage` (key), "
                     "`kind`, `status` (`accepted`, `rejected`, `pending`), `tour`, `decision`, `team`, "
                     "`filed_after`/`filed_before`.",
         examples=[OpenApiExample("A page of appeals", value=_page(APPEAL_EXAMPLE), response_only=True)],
@@ -259,9 +295,13 @@ class AppealViewSet(WellFormedInput, mixins.CreateModelMixin, viewsets.ReadOnlyM
     pagination_class = ApiPagination
     queryset = Appeal.objects.select_related(
         "tournament", "stage", "tour__stage", "team", "decision", "replacement__tournament", "replacement__stage",
-        "replacement__game", "replacement__team", "replacement__player").prefetch_related(
+        "replacement__game", "replacement__team", "replacement__player", "filed_by__player",
+        "replacement_penalty__tournament", "replacement_penalty__stage", "replacement_penalty__game",
+        "replacement_penalty__team", "replacement_penalty__player").prefetch_related(
         Prefetch("credited_teams", queryset=Team.objects.order_by("name", "id")),
-    ).order_by("tournament_id", "order", "id")
+    ).annotate(question_removed=Exists(Appeal.objects.filter(  # CHGK-21: the question's removal was upheld
+        tour_id=OuterRef("tour_id"), question=OuterRef("question"), kind=AppealKind.REMOVAL,
+        verdict=Verdict.ACCEPTED).exclude(pk=OuterRef("pk")))).order_by("tournament_id", "order", "id")
 
     def get_serializer_context(self):
         context = super().get_serializer_context()
@@ -271,9 +311,12 @@ class AppealViewSet(WellFormedInput, mixins.CreateModelMixin, viewsets.ReadOnlyM
     @extend_schema(
         summary="File an appeal",
         description="ChGK: `kind` (`removal` or `accept_answer`), `tour`, `question`, `answer`, `argument`; only "
-                    "the team's captain files (CHGK-20), until 23:59:59 of D+3 (CHGK-18). Mafia: `decision` (its "
-                    "number), `team`, `appellant`, `argument`, within 72 h (GP-23, FL-19) or 48 h (CB-17). A late "
-                    "appeal is refused with its deadline.",
+                    "the team's captain files (CHGK-20), from 00:00 of D until 23:59:59 of D+3 (CHGK-18). Mafia: "
+                    "`decision` (its number), `team`, `appellant`, `argument`, from the decision's publication for "
+                    "72 h (GP-23, FL-19) or 48 h (CB-17); a family league penalty with `penalty` (its id, FL-19); a "
+                    "detected violation with `stage`, `game`, `violation` and `player` (FL-15, FL-19). One appeal "
+                    "per team, target and kind. A refused appeal is stored nowhere; the refusal names the rule (and "
+                    "the deadline or the earlier appeal).",
         request=OpenApiTypes.OBJECT, responses={201: AppealSerializer},
         examples=[OpenApiExample("A ChGK dual", request_only=True, value={
             "tournament": "mubk-spring", "kind": "accept_answer", "tour": 1, "question": 6,
@@ -288,8 +331,10 @@ class AppealViewSet(WellFormedInput, mixins.CreateModelMixin, viewsets.ReadOnlyM
         summary="Record the verdict",
         description="`verdict` (`accepted`, `rejected`, `partly`), `reasons`, and for an accepted answer the "
                     "`credited_teams` (CHGK-22); `partly` (Mafia only) carries `replacement`, the changed "
-                    "decision (an interchange decision object) that takes the appealed one's place (FL-19). "
-                    "Only the tournament's appeal jury; the standings recompute.",
+                    "decision (an interchange decision object) that takes the appealed one's place, or for an "
+                    "appeal against a penalty the changed penalty (an interchange penalty object; its stage, game, "
+                    "team and player are the appealed one's unless given) (FL-19). An accepted appeal against a "
+                    "penalty annuls it. Only the tournament's appeal jury; the standings recompute.",
         request=OpenApiTypes.OBJECT, responses={200: AppealSerializer},
         examples=[OpenApiExample("Upheld", request_only=True, value={
             "verdict": "accepted", "reasons": "the answer is as precise", "credited_teams": ["Vega"]})],

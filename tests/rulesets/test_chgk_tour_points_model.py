@@ -111,11 +111,16 @@ def seasons(draw):
             marks = draw(st.lists(st.sampled_from("1100?"), min_size=8, max_size=8))
             masks[team] = "".join("X" if q in removed else m for q, m in enumerate(marks))
         tours.append(tour_doc(number, host, masks, absent=absent))
+        filed = set()  # roles.md: one appeal per team, question and kind (a second one is refused)
         for _ in range(draw(st.integers(min_value=0, max_value=2)) if masks else 0):
             appellant = draw(st.sampled_from(sorted(masks)))
             kind = draw(st.sampled_from(["removal", "accept_answer"]))
             verdict = draw(st.sampled_from(["accepted", "rejected", None]))
-            appeal = {"stage": "season", "tour": number, "question": draw(st.integers(min_value=1, max_value=8)),
+            question = draw(st.integers(min_value=1, max_value=8))
+            if (appellant, question, kind) in filed:
+                continue
+            filed.add((appellant, question, kind))
+            appeal = {"stage": "season", "tour": number, "question": question,
                       "team": appellant, "kind": kind,
                       "filed_at": f"{(START + dt.timedelta(days=7 * number + 3)).isoformat()}T23:59:59+04:00"}
             if verdict:

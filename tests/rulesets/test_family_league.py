@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import datetime as dt
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -614,11 +615,17 @@ def test_fl_19_an_accepted_appeal_annuls_the_decision_and_recomputes():
     assert row(export(_with_decision([accepted])), "Fam01")["points"] == 1.5
 
 
-def test_fl_19_windows_run_from_decisions_only_not_from_fair_play_penalties():
+def test_fl_19_a_fair_play_penalty_opens_its_own_72_hour_window():
+    """Issue 43 (roles.md): a judge's penalty is appealable like any decision, within 72 hours of its publication,
+    so the final is not final before that window closes (it asserted the opposite before penalties were
+    appealable)."""
     games = filler_games(1, 30, NINE)
     penalty = {"stage": "final", "team": "Fam01", "kind": "fair_play", "points": "0.2", "decided_at": at(20)}
     facts = parse_document(document(NINE, [final_stage(NINE, games)], penalties=[penalty]))
-    assert family_league.compute(facts, None, facts.penalties[0].decided_at.replace(day=21)).final is True
+    closes = facts.penalties[0].decided_at + dt.timedelta(hours=72)
+    assert family_league.compute(facts, None, facts.penalties[0].decided_at.replace(day=21)).final is False
+    assert family_league.compute(facts, None, closes).final is False
+    assert family_league.compute(facts, None, closes + dt.timedelta(microseconds=1)).final is True
 
 
 # --- FL-20, FL-21: prizes ------------------------------------------------------------------------------------
