@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import common, evening, generate, latency, recompute
+from benchmarks import common, evening, generate, import_command, latency, recompute
 from benchmarks import http as bench_http
 from benchmarks.cpu_cap import CpuCap, cpu_root
 from rulesets.interchange import parse_document
@@ -308,3 +308,41 @@ def test_evening_database_sampler_reads_until_stopped(monkeypatch):
     sampler.stop.set()
     sampler.join(2)
     assert not sampler.is_alive()
+
+
+def test_import_command_naive_standings_are_the_rulesets_table(tmp_path):
+    """Issue 45: the naive computation the import is measured against gives the table the ruleset gives."""
+    import datetime as dt
+
+    import rulesets
+    from rulesets.interchange import export_standings
+
+    document = import_command.league(14, slug="bench-smoke-naive")
+    path = tmp_path / "league.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    facts = parse_document(document)
+    export = export_standings(facts, rulesets.get(facts.ruleset).compute(facts, None, dt.datetime(2030, 1, 1,
+                                                                                                   tzinfo=dt.UTC)))
+    naive = import_command.naive_standings(str(path))
+    assert len(naive) == import_command.TEAMS and {row[0] for row in naive} == {str(g) for g in range(1, 8)}
+    assert import_command.same_table(import_command.exported_standings(export), naive)
+    wrong = [(*row[:3], row[3] + 0.5, row[4]) for row in naive]
+    assert not import_command.same_table(import_command.exported_standings(export), wrong)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_import_command_run_times_every_part_and_removes_its_tournament(tmp_path):
+    """One command run in this process (eager recompute, as without a broker): every part timed, the peak read, the
+    recompute after one result measured, the same table as the naive one, the tournament deleted again."""
+    path = tmp_path / "league.json"
+    path.write_text(json.dumps(import_command.league(21, slug="bench-smoke-command")), encoding="utf-8")
+    run = import_command.command_run(str(path), "bench-smoke-command", one_result_runs=2)
+    assert run.games == 21 and run.seats == 21 * 20 and run.agrees
+    assert run.whole > 0 and all(run.parts[p] >= 0 for p in import_command.PARTS) and run.parts["writes"] > 0
+    assert run.parts["recompute"] > 0 and run.parts["figures"] > 0 and run.one_result > 0
+    assert run.peak_mb >= run.before_mb > 0
+    assert not Tournament.objects.filter(slug="bench-smoke-command").exists()
+    measured = [import_command.Measured("sqlite", 21, 0.01, run), import_command.Measured("sqlite", 42, 0.02, run)]
+    assert "21" in import_command.results_table(measured) and "load" in import_command.recompute_table(measured)
+    lines = import_command.goals(measured)
+    assert any("linear" in line for line in lines) and all(line.endswith(("ok", "MISSED")) for line in lines)

@@ -5,6 +5,15 @@ as ``game_id``, in that order) as new rows of ``model``, in the caller's transac
 when asked. Every other concrete field gets what ``bulk_create`` would give it: its default, or the current time for
 ``auto_now``/``auto_now_add``. Like ``bulk_create`` it sends no signals and calls no ``save()``.
 
+The values are written exactly as Django would write them (``Field.get_db_prep_save``), but a column at a time
+(issue 45): the rows are turned into columns, and each column's converter is chosen once from its field's type
+and the Python types the column holds (``_converter``). A column of the type its field stores goes to the driver
+as it is (ints and foreign keys as ints, strings, booleans, decimals; dates on PostgreSQL); one that the database
+wants in another form is converted by one plain function a value (an aware datetime: UTC text on SQLite, the
+value itself on PostgreSQL; a date: ISO text on SQLite; JSON: ``json.dumps`` with the field's encoder, None as
+SQL NULL, a ``JsonText`` as it is); any other column (another type, a naive datetime, a value of the wrong type) goes through the field
+machinery value by value, as before. ``tests/test_bulk_fast_path.py`` compares the rows with the ORM's.
+
 - PostgreSQL: the keys are taken from the table's sequence first (one ``SELECT nextval(...) FROM
   generate_series(1, n)``), then every row goes through psycopg 3's ``cursor.copy()`` in text format: one
   round trip of data however many rows. A refused row (a unique constraint, a value too long) raises Django's
@@ -20,29 +29,41 @@ when asked. Every other concrete field gets what ``bulk_create`` would give it: 
   transaction, and a rollback undoes it). The referenced rows must exist when ``insert`` is called (the
   deferred trigger would also accept a row inserted later in the transaction). Otherwise, and for fewer than
   ``SET_CHECK_MIN_ROWS`` rows, the triggers check.
-- SQLite: one ``executemany`` of an ``INSERT`` with the values prepared by each field (``get_db_prep_save``);
+- SQLite: one ``executemany`` of an ``INSERT``, fed the converted rows as it goes (no second list of rows);
   the keys are read back after it (``ids``: inside a transaction, which holds SQLite's write lock).
 - any other database: ``bulk_create``.
-
-The values are Python values the field stores as they are (ints, bools, strings, aware datetimes, dates,
-decimals; any JSON value for a ``JSONField``): the caller has parsed and bounded them.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import decimal
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import repeat
+from operator import itemgetter
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, connection, models
 
 SET_CHECK_MIN_ROWS = 1000  # below, the per-row triggers cost less than the set-wise check's extra statements
-_PLAIN = frozenset({
+INTEGERS = frozenset({
     "AutoField", "BigAutoField", "SmallAutoField", "IntegerField", "BigIntegerField", "SmallIntegerField",
-    "PositiveIntegerField", "PositiveBigIntegerField", "PositiveSmallIntegerField", "BooleanField", "CharField",
-    "TextField", "SlugField", "DateField", "DecimalField", "ForeignKey", "OneToOneField",
+    "PositiveIntegerField", "PositiveBigIntegerField", "PositiveSmallIntegerField",
 })
+TEXTS = frozenset({"CharField", "TextField", "SlugField"})
+_NONE = type(None)
+Convert = Callable[[Any], Any]
+
+
+class JsonText(str):
+    """The value of a ``JSONField`` already encoded, as the field encodes it (``json.dumps(value,
+    cls=field.encoder)``): written as it is, so that a caller that needed the text anyway (a digest) does not
+    encode the value twice."""
+
+    __slots__ = ()
 
 
 def insert(model: type[models.Model], fields: Sequence[str], rows: Sequence[Sequence[Any]], *,
@@ -56,6 +77,8 @@ def insert(model: type[models.Model], fields: Sequence[str], rows: Sequence[Sequ
         raise ValueError(f"{model.__name__}: give fields by attribute name ({', '.join(fields)})")
     if any(f.primary_key for f in given):
         raise ValueError(f"{model.__name__}: the primary key comes from the table's sequence")
+    if any(len(row) != len(given) for row in rows):
+        raise ValueError(f"{model.__name__}: every row holds one value of each of {', '.join(fields)}")
     pk = model._meta.pk
     others = [f for f in model._meta.concrete_fields if f not in given and not f.primary_key]
     blank = model()
@@ -67,6 +90,92 @@ def insert(model: type[models.Model], fields: Sequence[str], rows: Sequence[Sequ
     objs = [model(**dict(zip(fields, row)), **{f.attname: v for f, v in zip(others, defaults)}) for row in rows]
     model._base_manager.bulk_create(objs)
     return [obj.pk for obj in objs] if ids else []
+
+
+def prepared(given: Sequence[models.Field], rows: Sequence[Sequence[Any]], others: Sequence[models.Field] = (),
+             defaults: Sequence[Any] = (), keys: Sequence[int] | None = None) -> Iterable[Sequence[Any]]:
+    """The rows as the connection's driver takes them: ``keys`` first (when given), the values of ``given``, then
+    ``defaults`` of ``others``, each column converted once (``_converter``), the rows built as they are read."""
+    tail = [f.get_db_prep_save(v, connection) for f, v in zip(others, defaults)]
+    columns: list[Iterable[Any]] = []  # read from the rows as the driver takes them: no copy of the table
+    changed = False
+    for i, field in enumerate(given):
+        column: Iterable[Any] = map(itemgetter(i), rows)
+        convert = _converter(field, map(itemgetter(i), rows))
+        if convert is not None:
+            column = map(convert, column)
+            changed = True
+        columns.append(column)
+    if not changed and not tail and keys is None:
+        return rows
+    count = len(rows)
+    return zip(*([keys] if keys is not None else []), *columns, *(repeat(v, count) for v in tail))
+
+
+def _converter(field: models.Field, values: Iterable[Any]) -> Convert | None:
+    """How each value of a column of ``field`` becomes what ``field.get_db_prep_save`` makes of it for this
+    connection: None when the driver takes the values as they are. Chosen once a column, from the field's type and
+    the Python types the column holds."""
+    types = set(map(type, values)) - {_NONE}
+    kind = field.get_internal_type()
+    if isinstance(field, models.ForeignKey):
+        kind = field.target_field.get_internal_type()
+    if isinstance(field, models.JSONField):
+        dumps, encoder = json.dumps, field.encoder
+
+        def encode(value: Any) -> str | None:  # None: SQL NULL, as Django writes it
+            if value is None:
+                return None
+            return str(value) if type(value) is JsonText else dumps(value, cls=encoder)
+
+        return encode
+    if kind in INTEGERS:
+        plain = types <= {int}
+    elif kind in TEXTS:
+        plain = types <= {str}
+    elif kind == "BooleanField":
+        plain = types <= {bool}
+    elif kind == "DecimalField":
+        plain = types <= {decimal.Decimal}
+    elif kind == "DateField" and types <= {dt.date}:
+        if connection.vendor == "postgresql":
+            return None
+        return lambda value: None if value is None else value.isoformat()  # adapt_datefield_value: str(date)
+    elif kind == "DateTimeField" and types <= {dt.datetime} and settings.USE_TZ:
+        return _aware_datetimes(field)
+    else:
+        plain = False
+    if plain:
+        return None
+    return _through_field(field)
+
+
+def _through_field(field: models.Field) -> Convert:
+    """The field's own conversion, value by value (``get_db_prep_save``): for the columns no plain rule covers."""
+    def convert(value: Any) -> Any:
+        return field.get_db_prep_save(value, connection)
+
+    convert.through_field = True  # type: ignore[attr-defined]  # the tests ask which columns took this way
+    return convert
+
+
+def _aware_datetimes(field: models.Field) -> Convert:
+    """An aware datetime as the backend takes it: the value itself on PostgreSQL; on SQLite the naive text of the
+    moment in the connection's time zone (``adapt_datetimefield_value``). A naive one goes through the field (which
+    warns and takes it in the default time zone)."""
+    slow = field.get_db_prep_save
+    if connection.vendor == "postgresql":
+        return lambda value: value if value is None or value.utcoffset() is not None else slow(value, connection)
+    zone = connection.timezone
+
+    def convert(value: dt.datetime | None) -> str | None:
+        if value is None:
+            return None
+        if value.utcoffset() is None:
+            return slow(value, connection)
+        return str(value.astimezone(zone).replace(tzinfo=None))
+
+    return convert
 
 
 def _copy(model, pk, given, others, defaults, rows, ids: bool) -> list[int]:
@@ -86,22 +195,12 @@ def _copy(model, pk, given, others, defaults, rows, ids: bool) -> list[int]:
             cursor.execute("SELECT current_setting('session_replication_role'), "
                            "set_config('session_replication_role', 'replica', true)")
             role = cursor.fetchone()[0]
-        convert = [(i, c) for i, f in enumerate(given) if (c := _converter(f)) is not None]
-        tail = tuple(c(v) if (c := _converter(f)) is not None else v for f, v in zip(others, defaults))
+        values = prepared(given, rows, others, defaults, keys if ids else None)
         started = time.perf_counter()
         with connection.wrap_database_errors, cursor.cursor.copy(sql) as copy:
             write = copy.write_row
-            for n, row in enumerate(rows):
-                if convert:
-                    row = list(row)
-                    for i, c in convert:
-                        row[i] = c(row[i])
-                if ids:
-                    write((keys[n], *row, *tail))
-                elif tail:
-                    write((*row, *tail))
-                else:
-                    write(row)
+            for row in values:
+                write(row)
         _log(f"{sql} -- {len(rows)} rows", time.perf_counter() - started)
         if fast:  # not in a finally: after an error the transaction is aborted, and its rollback restores it
             cursor.execute("SELECT set_config('session_replication_role', %s, true)", [role])
@@ -136,32 +235,16 @@ def _check_references(cursor, given: list[models.Field], rows: Sequence[Sequence
                 f'key ({target.column})=({missing}) is not present in table "{table}"')
 
 
-def _converter(field: models.Field) -> Callable[[Any], Any] | None:
-    """How a value of ``field`` goes into a text COPY: None when psycopg writes the Python value as it is."""
-    kind = field.get_internal_type()
-    if isinstance(field, models.JSONField):
-        encoder = field.encoder
-        return lambda value: None if value is None else json.dumps(value, cls=encoder)
-    if kind == "DateTimeField":
-        return lambda value: (value if value is None or value.utcoffset() is not None
-                              else field.get_db_prep_save(value, connection))
-    if kind in _PLAIN:
-        return None
-    return lambda value: field.get_db_prep_save(value, connection)
-
-
 def _executemany(model, pk, given, others, defaults, rows, ids: bool) -> list[int]:
     q = connection.ops.quote_name
     table = model._meta.db_table
     columns = list(given) + others
-    tail = [f.get_db_prep_save(v, connection) for f, v in zip(others, defaults)]
-    prepared = [[f.get_db_prep_save(v, connection) for f, v in zip(given, row)] + tail for row in rows]
     sql = (f"INSERT INTO {q(table)} ({', '.join(q(f.column) for f in columns)}) "
            f"VALUES ({', '.join(['%s'] * len(columns))})")
     if ids and not connection.in_atomic_block:
         raise RuntimeError("bulk.insert(ids=True) on SQLite needs a transaction (transaction.atomic)")
     with connection.cursor() as cursor:
-        cursor.executemany(sql, prepared)
+        cursor.executemany(sql, prepared(given, rows, others, defaults))
         if not ids:
             return []
         # our rows are the last ones: the transaction holds SQLite's write lock since the insert

@@ -4,8 +4,8 @@ One generator per ruleset; each writes a document that
 ``rulesets.interchange.parse_document`` accepts, and the same seed gives the
 same document:
 
-- ``mafia_league(games, teams, seed)``: a ``family_league`` final of any size
-  (a 10,000-game league has about 150,000 seats with 15 teams);
+- ``mafia_league(games, teams, seed, groups=1)``: a ``family_league`` final of any size (a 10,000-game league
+  has about 150,000 seats with 15 teams), or a qualifying stage of ``groups`` groups;
 - ``chgk_season(teams, tours, seed)``: a ``chgk_tour_points`` season (60 teams
   x 60 tours is the issue's large case);
 - ``class_balanced_tournament(seed, stages)``: the 14-team ``class_balanced``
@@ -46,20 +46,33 @@ def _mafia_roles(count: int, rng: random.Random, maniac: bool) -> list[str]:
 
 
 def mafia_league(games: int, teams: int = 15, seed: int = 1, players_per_team: int = 8,
-                 slug: str | None = None) -> dict[str, Any]:
-    """A family_league final of ``games`` games, one seat per team in each game."""
+                 slug: str | None = None, groups: int = 1) -> dict[str, Any]:
+    """A family_league stage of ``games`` games, one seat per team of the game's group in each game.
+
+    ``groups == 1``: the final, one group "Ф" of every team. ``groups > 1``: a qualifying stage of that many
+    groups ("1", "2", ...; the teams dealt to them in turn), the games going round the groups, each seating
+    every team of its group: ``mafia_league(10_000, teams=140, groups=7, players_per_team=100)`` is the big
+    league of issue 45 (140 families of 100 players, 7 groups of 20, 200,000 seats).
+    """
     rng = random.Random(seed)
     names = [f"Fam{i:02d}" for i in range(1, teams + 1)]
     team_docs = [{"name": n, "captain": f"{n}-p1", "players": [f"{n}-p{j}" for j in range(1, players_per_team + 1)]}
                  for n in names]
     start = dt.datetime(2014, 9, 1, 19, 0, tzinfo=MSK)
+    if groups > 1:
+        group_names = [str(i) for i in range(1, groups + 1)]
+        members = {g: names[i::groups] for i, g in enumerate(group_names)}
+    else:
+        group_names, members = ["Ф"], {"Ф": names}
     game_docs = []
     for number in range(1, games + 1):
-        roles = _mafia_roles(teams, rng, maniac=True)
+        group = group_names[(number - 1) % len(group_names)]
+        seated = members[group]
+        roles = _mafia_roles(len(seated), rng, maniac=True)
         outcome = rng.choice(["civilians", "civilians", "mafia", "draw", "maniac"])
         days = rng.randint(1, 7)
         seats = []
-        for team, role in zip(names, roles):
+        for team, role in zip(seated, roles):
             timed_out = rng.random() < 0.05
             seats.append({
                 "player": f"{team}-p{rng.randint(1, players_per_team)}", "team": team, "role": role,
@@ -68,18 +81,26 @@ def mafia_league(games: int, teams: int = 15, seed: int = 1, players_per_team: i
                 "maniac_kills": rng.randint(0, 4) if role == "maniac" else 0,
                 "in_final_phase": rng.random() < 0.5,
             })
-        game_docs.append({
-            "number": number, "round": (number + 1) // 2,
-            "scheduled_at": (start + dt.timedelta(hours=3 * number)).isoformat(),
+        game: dict[str, Any] = {"number": number}
+        if groups > 1:
+            game["group"] = group
+        in_group = (number - 1) // len(group_names) + 1
+        game.update({
+            "round": (in_group + 1) // 2,
+            "scheduled_at": (start + dt.timedelta(hours=3 * in_group, minutes=5 * group_names.index(group))
+                             ).isoformat(),
             "status": "played", "outcome": outcome, "game_days": days, "seats": seats,
         })
+        game_docs.append(game)
+    key = "qualifying" if groups > 1 else "final"
     return {
         "format": "tournament-portal/1",
         "tournament": {"slug": slug or f"synthetic-league-{games}-{seed}", "name": f"Synthetic league {games}",
                        "ruleset": "family_league", "timezone": "Europe/Moscow", "starts_on": "2014-09-01",
                        "settings": {"max_games_per_player": 10 ** 6}},
         "teams": team_docs,
-        "stages": [{"key": "final", "groups": [{"name": "Ф", "teams": names}], "games": game_docs}],
+        "stages": [{"key": key, "groups": [{"name": g, "teams": members[g]} for g in group_names],
+                    "games": game_docs}],
     }
 
 
