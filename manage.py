@@ -1,9 +1,7 @@
 #!/usr/bin/env python
-import os
 import sys
 
 if __name__ == "__main__":
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    from django.core.management import execute_from_command_line
+    from config.startup import main  # a database that does not answer: one line, exit status 1
 
-    execute_from_command_line(sys.argv)
+    main(sys.argv)

@@ -83,5 +83,6 @@ urlpatterns = [
     re_path(rf"^tournaments/(?P<slug>{SLUG_PATTERN})/schedule\.ics$", ScheduleCalendarView.as_view(),
             name="api-schedule-ics"),
     path("", include("portal.api.imports")),  # issue 18: a game log, a rating-site response
+    path("", include("portal.api.season_imports")),  # issue 38: rosters, a batch of game logs, penalties
     path("", include(router.urls)),
 ]

@@ -23,6 +23,7 @@ from typing import Any
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 log = logging.getLogger(__name__)
@@ -113,6 +114,17 @@ class ResilientRedisCache(RedisCache):
     def down(self) -> bool:
         """True while a recent failure says Redis is unreachable (no call is tried then)."""
         return time.monotonic() < self.down_until
+
+    def probe(self) -> bool:
+        """Whether Redis answers a PING now (within the connection's timeouts, ``OPTIONS``), whatever ``down``
+        says; the answer also sets or clears ``down`` for the calls that follow (``config.health``)."""
+        try:
+            self._cache.get_client(write=True).ping()
+        except (*UNREACHABLE, RedisError) as exc:  # refused, timed out, or not Redis answering
+            self.mark_down(exc)
+            return False
+        self.down_until = 0.0
+        return True
 
     def mark_down(self, exc: BaseException) -> None:
         if not self.down_until:

@@ -207,9 +207,17 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# Mail (appeals, verdicts, deadline digests). The default, the console backend, sends nothing: with DEBUG off every
+# process then says so at start, loudly (portal.apps: "MAIL IS OFF"); set EMAIL_BACKEND to the SMTP backend and
+# EMAIL_HOST (and the login, TLS) for a real server.
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "10"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "portal@localhost")
 
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("IMPORT_MAX_BYTES", str(5 * 1024 * 1024)))
@@ -236,7 +244,13 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tournament portal API",
-    "DESCRIPTION": "Tournaments, results, standings and appeals of online Mafia and ChGK tournaments.",
+    "DESCRIPTION": (
+        "Tournaments, results, standings and appeals of online Mafia and ChGK tournaments.\n\n"
+        "Every JSON body is read by one reader: UTF-8, nested at most 64 objects and lists (deeper is refused "
+        "with the path where it goes too deep), no NUL character, no number that is not finite (NaN, Infinity, "
+        "1e400). A body it refuses, and any refused input, is a 400 `{\"errors\": [{\"path\", \"message\"}]}` "
+        "naming each problem's path, never a 500. While the database does not answer, every endpoint answers "
+        "503 `{\"detail\": ...}` with `Retry-After`."),
     "VERSION": "1",
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
@@ -250,6 +264,11 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# /healthz/ asks each dependency within this many seconds (config.health).
+HEALTH_TIMEOUT = float(os.environ.get("HEALTH_TIMEOUT", "2"))
+# While the database does not answer, pages and the API answer 503 with this Retry-After (portal.api.errors).
+DATABASE_RETRY_AFTER = int(os.environ.get("DATABASE_RETRY_AFTER", "30"))
+
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
@@ -262,11 +281,20 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# One line of JSON per event: time (UTC), level, logger, message, the request's status, method and path; a
+# traceback only where the code failed, never for a 4xx nor for a database that did not answer (config.logs).
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "WARNING")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "formatters": {"line": {"()": "config.logs.OneLineFormatter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        # without Django's own handlers (a second, plain-text copy under DEBUG; mail to ADMINS): the root's line
+        "django": {"handlers": [], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO"), "propagate": True},
+        "django.server": {"handlers": [], "level": "INFO", "propagate": True},  # runserver's requests
+    },
 }
 
 # Seconds after its queueing a recompute job waits (inside the job, no ETA: scoring.tasks) so that a burst of

@@ -16,3 +16,4 @@ urlpatterns = [
 ]
 
 handler404 = "portal.api.errors.not_found"  # JSON under /api/, the site's page elsewhere
+handler500 = "portal.api.errors.server_error"  # 503 while the database does not answer; JSON under /api/

@@ -139,10 +139,11 @@ def _match(site_teams: list[dict[str, Any]], season: list[str], mapping: dict[st
 
 
 def read_rating_results(tournament: Tournament, number: int, data: Any, mapping: dict[str, str] | None = None,
-                        skip_unmatched: bool = False) -> RatingImport:
-    """Tour ``number`` of the season as the response ``data`` gives it (see the module's docstring)."""
+                        skip_unmatched: bool = False, *, root: str = "") -> RatingImport:
+    """Tour ``number`` of the season as the response ``data`` gives it (see the module's docstring); ``root``: the
+    path of the response in what was sent (``"results"`` in the API's body), before each problem's path."""
     stage = season_of(tournament)
-    parsed, problems = parse_rating_results(data)
+    parsed, problems = parse_rating_results(data, root)
     if parsed is None:
         return RatingImport(tour=None, problems=problems)
     tour_row = Tour.objects.select_related("host").filter(stage=stage, number=number).first()
@@ -213,13 +214,13 @@ def _moment(value: str) -> dt.datetime:
 
 
 def import_rating_results(user, tournament_slug: str, number: int, data: Any, *, mapping: dict[str, str] | None = None,
-                          skip_unmatched: bool = False) -> RatingImport:
+                          skip_unmatched: bool = False, root: str = "") -> RatingImport:
     """Write tour ``number``'s masks and appeals from the response; all or nothing (``Invalid`` otherwise)."""
     tournament = Tournament.objects.filter(slug=tournament_slug).first()
     if tournament is None:
         raise NotFound(_("unknown tournament %(slug)r") % {"slug": tournament_slug})
     commands.require_result_entry(user, tournament)
-    result = read_rating_results(tournament, number, data, mapping, skip_unmatched)
+    result = read_rating_results(tournament, number, data, mapping, skip_unmatched, root=root)
     if result.problems:
         raise Invalid(result.problems)
     stage = season_of(tournament)
