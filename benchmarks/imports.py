@@ -14,7 +14,8 @@ it times, each the median of a few runs:
 - import: one ``tournaments.importer.import_document`` call, i.e. the parse and every check again, then the
   writes in its one transaction, up to and including the COMMIT (wall time; "import CPU" is this process's
   CPU time in it, without PostgreSQL's own work). The recompute job the commit queues is not part of it: it
-  runs separately, in a worker (the benchmark suppresses it; ``benchmarks/recompute.py`` times it);
+  runs separately, in a worker (the benchmark suppresses it; ``benchmarks/recompute.py`` times it;
+  ``benchmarks/import_command.py`` times what an organizer waits for, the command with that recompute);
 - import / reference: the ratio the goal is set on;
 - replace: the same import over the tournament it imported before (``replace=True``: the old tournament's rows
   deleted first, in the same transaction), as an organizer re-imports a corrected season. A figure, no goal.

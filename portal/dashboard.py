@@ -40,7 +40,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 import rulesets
-from appeals.services import verdict_due
+from appeals.services import verdict_due, verdict_overdue
 from formats import registry
 from formats.registry import DashboardItem as Item
 from formats.registry import admin_url
@@ -142,12 +142,16 @@ def _appeals(tournament: Tournament, pending: list[Appeal], facts, now: dt.datet
             text = _("Appeal no. %(order)s: tour %(tour)s, question %(question)s (%(kind)s).") % {
                 "order": appeal.order, "tour": appeal.tour.number, "question": appeal.question,
                 "kind": appeal.get_kind_display()}
-        else:
+        elif appeal.decision_id:
             text = _("Appeal no. %(order)s against decision %(decision)s.") % {
-                "order": appeal.order, "decision": appeal.decision.index if appeal.decision else "-"}
+                "order": appeal.order, "decision": appeal.decision.index}
+        else:
+            text = _("Appeal no. %(order)s (%(kind)s).") % {"order": appeal.order, "kind": appeal.get_kind_display()}
+        appeal.tournament = tournament
         rows.append((due is None, due or appeal.filed_at, appeal.filed_at, Item(
             "appeals", f"appeal:{appeal.pk}", text, reverse("appeal-verdict", args=[appeal.pk]),
-            rule=rulesets.get(tournament.ruleset).appeal_policy.rule, due=due, overdue=due is not None and now > due)))
+            rule=rulesets.get(tournament.ruleset).appeal_policy.rule, due=due,
+            overdue=due is not None and verdict_overdue(appeal, now))))  # CHGK-18: from 00:00 of D+10 exactly
     rows.sort(key=lambda r: r[:3])
     return [r[3] for r in rows]
 

@@ -150,3 +150,76 @@ class GameLogForm(forms.Form):
 
     log_file = forms.FileField(required=False, label=_("Game log page"))
     log_text = forms.CharField(required=False, strip=False, widget=forms.Textarea, label=_("or paste its HTML"))
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """Several files of one input (``multiple``; a folder with ``webkitdirectory``): a list, empty when none."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("widget", MultipleFileInput())
+        kwargs.setdefault("required", False)
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data: Any, initial: Any = None) -> list:
+        single = super().clean
+        if isinstance(data, (list, tuple)):
+            return [single(item, initial) for item in data if item]
+        return [single(data, initial)] if data else []
+
+
+class _SeasonFileForm(forms.Form):
+    """The season imports' pages (issue 38): a file uploaded or its text pasted, and which button: preview or
+    import."""
+
+    ACTIONS = (("preview", _("Preview")), ("import", _("Import")))
+
+    action = forms.ChoiceField(choices=ACTIONS, required=False)
+    file = forms.FileField(required=False, label=_("File"))
+    text = forms.CharField(required=False, strip=False, widget=forms.Textarea, label=_("or paste its text"))
+
+    def importing(self) -> bool:
+        return self.is_valid() and self.cleaned_data.get("action") == "import"
+
+
+class RosterFileForm(_SeasonFileForm):
+    """Rosters from a file (issue 38.1): the clan list or CSV, into teams or families."""
+
+    format = forms.ChoiceField(choices=(("auto", _("by its lines")), ("clans", _("clan list: Clan: nick, nick")),
+                                        ("csv", _("CSV: team,player[,captain]"))), required=False, label=_("Format"))
+    families = forms.BooleanField(required=False, label=_("The clans are families (a family league's teams)"))
+
+
+class LogBatchForm(forms.Form):
+    """Game logs in a batch (issue 38.2): the logs (files or a folder, or those the preview carried), the stage,
+    and the stage list that places them."""
+
+    action = forms.ChoiceField(choices=_SeasonFileForm.ACTIONS, required=False)
+    stage = forms.CharField(max_length=40, label=_("Stage"))
+    logs = MultipleFileField(label=_("Game log pages"))
+    folder = MultipleFileField(label=_("or a folder of them"))
+    stage_list_file = forms.FileField(required=False, label=_("Stage list"))
+    stage_list = forms.CharField(required=False, strip=False, widget=forms.Textarea,
+                                 label=_("or paste the stage list"))
+    lines = forms.CharField(required=False, max_length=500, label=_("Lines of the list for this stage"))
+
+    def importing(self) -> bool:
+        return self.is_valid() and self.cleaned_data.get("action") == "import"
+
+    def carried(self) -> list[tuple[str, str]]:
+        """The logs the preview page carried (their names and texts), in order."""
+        names = self.data.getlist("carried_name") if hasattr(self.data, "getlist") else []
+        texts = self.data.getlist("carried_html") if hasattr(self.data, "getlist") else []
+        return list(zip(names, texts, strict=False))
+
+
+class PenaltyFileForm(_SeasonFileForm):
+    """Penalties from a file (issue 38.3), with the stage list that places their games."""
+
+    stage_list_file = forms.FileField(required=False, label=_("Stage list"))
+    stage_list = forms.CharField(required=False, strip=False, widget=forms.Textarea,
+                                 label=_("or paste the stage list"))
+    lines = forms.CharField(required=False, max_length=500, label=_("Lines of the list and their stages"))

@@ -13,6 +13,7 @@ from portal.views import (
     prizes,
     rulebook,
     search,
+    season_imports,
     selfservice,
     tournament,
 )
@@ -33,6 +34,9 @@ urlpatterns = [
     path("t/<slug:slug>/tours/<int:number>/enter/", entry.tour_entry_view, name="tour-entry"),
     path("t/<slug:slug>/<slug:stage_key>/games/<int:number>/enter/", entry.game_entry_view, name="game-entry"),
     path("t/<slug:slug>/<slug:stage_key>/games/new/", entry.game_entry_view, name="game-new"),
+    path("t/<slug:slug>/import/rosters/", season_imports.rosters_view, name="import-rosters"),
+    path("t/<slug:slug>/import/games/", season_imports.game_logs_view, name="import-game-logs"),
+    path("t/<slug:slug>/import/penalties/", season_imports.penalties_view, name="import-penalties"),
     path("accounts/my/", my.my_tournaments, name="my-tournaments"),
     path("accounts/claims/", selfservice.claims_view, name="claims"),
     path("accounts/players/merge/", selfservice.merge_view, name="player-merge"),

@@ -194,6 +194,13 @@ class Penalty:
     code: str | None = None
     decided_at: dt.datetime | None = None
     text: str = ""
+    # when the penalty was published (FL-19: its appeal window runs from here); ``decided_at`` when left out
+    published_at: dt.datetime | None = None
+
+    @property
+    def published(self) -> dt.datetime | None:
+        """The moment the penalty was published: ``published_at``, defaulting to ``decided_at`` (FL-19)."""
+        return self.published_at or self.decided_at
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,9 +237,11 @@ class Appeal:
     credited_teams: tuple[str, ...] = ()
     decision: int | None = None
     appellant: str | None = None
-    # a ``partly`` verdict on a Mafia decision: the changed decision that takes the appealed one's place (FL-19)
-    replacement: Decision | None = None
+    # a ``partly`` verdict: the changed decision (or, for a penalty appeal, the changed penalty) that takes the
+    # appealed one's place (FL-19)
+    replacement: Decision | Penalty | None = None
     decided_at: dt.datetime | None = None  # when the verdict was given (CHGK-18: "given late" after D+9)
+    penalty: int | None = None  # a family league appeal against a penalty: its 1-based index in ``penalties``
 
     @property
     def pending(self) -> bool:

@@ -18,6 +18,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 import rulesets
+from rulesets import appeal_edges
 from rulesets.base import Problem, RulesetError, Standings, round2
 from rulesets.facts import (
     GAME_STATUSES,
@@ -67,12 +68,12 @@ GAME_KEYS = {"number", "group", "round", "scheduled_at", "status", "outcome", "o
 SEAT_KEYS = {"player", "team", "role", "stats", "timed_out", "days_played", "maniac_kills", "in_final_phase",
              "fake_passport"}
 TOUR_KEYS = {"number", "host", "played_on", "questions", "masks", "absent"}
-PENALTY_KEYS = {"stage", "game", "team", "player", "kind", "code", "points", "decided_at", "text"}
+PENALTY_KEYS = {"stage", "game", "team", "player", "kind", "code", "points", "decided_at", "published_at", "text"}
 DECISION_KEYS = {"stage", "game", "kind", "code", "outcome", "decided_at", "published_at", "by", "text", "team",
                  "player", "order", "reason"}
 DECISION_KINDS = ("technical_result", "replay", "disqualification", "tie_break", "qualify")
 APPEAL_KEYS = {"stage", "tour", "question", "team", "kind", "answer", "filed_at", "verdict", "credited_teams",
-               "decision", "appellant", "claim", "text", "replacement", "decided_at"}
+               "decision", "penalty", "appellant", "claim", "text", "replacement", "decided_at"}
 VERDICTS = ("accepted", "rejected", "partly")
 WITHDRAWAL_KEYS = {"team", "at"}
 
@@ -309,6 +310,15 @@ class Reader:
             return None
         return number
 
+    def link(self, value: Any, path: str, *, limit: int = MAX_LINK) -> str | None:
+        """An http:// or https:// address (``web_link``), the only links stored: ``javascript:``, ``data:`` ...
+        are refused."""
+        link = self.string(value, path, required=False, limit=limit)
+        if link is not None and not web_link(link):
+            self.fail(path, _("a link is an http:// or https:// address, not %(value)s", value=_shown(link)))
+            return None
+        return link
+
     def names(self, value: Any, path: str, limit: int = MAX_TEAMS) -> tuple[str, ...]:
         out: list[str] = []
         for index, item in enumerate(self.lst(value, path, limit)):
@@ -316,6 +326,15 @@ class Reader:
             if name is not None:
                 out.append(name)
         return tuple(out)
+
+
+_WEB_LINK = re.compile(r"https?://[^\s/?#@]+(?:[/?#]|$)", re.IGNORECASE)
+
+
+def web_link(value: Any) -> bool:
+    """An http or https address with a host (``https://mafiaonline.ru/log/3624027``): the only kind of link the
+    portal stores and shows as a link (a game's log)."""
+    return isinstance(value, str) and _WEB_LINK.match(value) is not None
 
 
 def _join(path: str, key: str) -> str:
@@ -604,6 +623,7 @@ def _parse_document(r: Reader, document: Any) -> TournamentFacts:
     )
     problems = check_references(facts) + list(ruleset.validate(facts))
     problems += replacement_problems(facts)
+    problems += appeal_edges.document_problems(facts, ruleset.appeal_policy)  # roles.md, as the portal files
     if problems:
         raise RulesetError(problems)
     return facts
@@ -619,7 +639,12 @@ def replacement_problems(facts: TournamentFacts, only: int | None = None) -> lis
     problems: list[Problem] = []
     ruleset = rulesets.get(facts.ruleset)
     for j, appeal in enumerate(facts.appeals):
-        if appeal.replacement is None or appeal.decision is None or (only is not None and j != only):
+        if appeal.replacement is None or (only is not None and j != only):
+            continue
+        if isinstance(appeal.replacement, Penalty):
+            problems += _penalty_replacement_problems(facts, j)
+            continue
+        if appeal.decision is None:
             continue
         position = appeal.decision - 1
         if not 0 <= position < len(facts.decisions):
@@ -633,6 +658,26 @@ def replacement_problems(facts: TournamentFacts, only: int | None = None) -> lis
         for problem in check_references(placed) + list(ruleset.validate(placed)):
             if problem.path == prefix or problem.path.startswith(prefix + ".") or problem.path.startswith(prefix + "["):
                 problems.append(Problem(f"appeals[{j}].replacement{problem.path[len(prefix):]}", problem.message))
+    return problems
+
+
+def _penalty_replacement_problems(facts: TournamentFacts, j: int) -> list[Problem]:
+    """A ``partly`` verdict's changed penalty (FL-19) is judged as the penalty it replaces would be, in its place;
+    its refusals are reported at ``appeals[j].replacement``."""
+    appeal = facts.appeals[j]
+    position = (appeal.penalty or 0) - 1
+    if not 0 <= position < len(facts.penalties) or not isinstance(appeal.replacement, Penalty):
+        return []  # check_references reports the missing penalty
+    penalties = list(facts.penalties)
+    penalties[position] = appeal.replacement
+    others = tuple(replace(a, verdict="rejected", replacement=None) if i == j else a
+                   for i, a in enumerate(facts.appeals))
+    placed = replace(facts, penalties=tuple(penalties), appeals=others)
+    prefix = f"penalties[{position}]"
+    problems = []
+    for problem in check_references(placed) + list(rulesets.get(facts.ruleset).validate(placed)):
+        if problem.path == prefix or problem.path.startswith(prefix + ".") or problem.path.startswith(prefix + "["):
+            problems.append(Problem(f"appeals[{j}].replacement{problem.path[len(prefix):]}", problem.message))
     return problems
 
 
@@ -888,7 +933,7 @@ def parse_game(r: Reader, raw: Any, path: str) -> Game | None:
         scheduled_at=r.datetime(g.get("scheduled_at"), f"{path}.scheduled_at"),
         omon=r.boolean(g.get("omon"), f"{path}.omon"),
         game_days=game_days,
-        link=r.string(g.get("link"), f"{path}.link", required=False, limit=MAX_LINK),
+        link=r.link(g.get("link"), f"{path}.link"),
         absent_teams=r.names(g.get("absent_teams"), f"{path}.absent_teams"),
         no_show_eliminated=tuple(no_show),
         seats=tuple(seats),
@@ -1010,7 +1055,8 @@ def parse_penalty(r: Reader, raw: Any, path: str) -> Penalty | None:
                    code=r.string(p.get("code"), f"{path}.code", required=False, limit=MAX_PENALTY_CODE),
                    decided_at=r.datetime(p.get("decided_at"), f"{path}.decided_at"),
                    text=r.string(p.get("text"), f"{path}.text", required=False, allow_empty=True,
-                                 limit=MAX_TEXT) or "")
+                                 limit=MAX_TEXT) or "",
+                   published_at=r.datetime(p.get("published_at"), f"{path}.published_at"))
 
 
 def parse_decision(r: Reader, raw: Any, path: str, index: int) -> Decision | None:
@@ -1051,7 +1097,12 @@ def _parse_appeal(r: Reader, raw: Any, path: str, key: str) -> Appeal | None:
     a = r.obj(raw, path, APPEAL_KEYS, {"kind", "filed_at"})
     if a is None:
         return None
-    kinds = ("removal", "accept_answer") if key == "chgk_tour_points" else ("decision",)
+    if key == "chgk_tour_points":
+        kinds: tuple[str, ...] = ("removal", "accept_answer")
+    elif rulesets.get(key).appeal_policy.penalty_deadline is not None:
+        kinds = ("decision", "penalty")  # FL-19: a judge's penalty is appealable like any decision (roles.md)
+    else:
+        kinds = ("decision",)
     kind = r.choice(a.get("kind"), f"{path}.kind", kinds)
     verdict = r.choice(a.get("verdict"), f"{path}.verdict", VERDICTS, required=False)
     filed_at = r.datetime(a.get("filed_at"), f"{path}.filed_at", required=True)
@@ -1064,13 +1115,26 @@ def _parse_appeal(r: Reader, raw: Any, path: str, key: str) -> Appeal | None:
                 r.fail(f"{path}.{needed}", _("is required for a ChGK appeal (CHGK-20)"))
     if kind == "decision" and a.get("decision") is None:
         r.fail(f"{path}.decision", _("a Mafia appeal names the decision it is against (its 1-based index)"))
+    if kind == "penalty" and a.get("penalty") is None:
+        r.fail(f"{path}.penalty", _("a penalty appeal names the penalty it is against (its 1-based index in "
+                                    "penalties, FL-19)"))
+    if kind is not None and kind != "penalty" and a.get("penalty") is not None:
+        r.fail(f"{path}.penalty", _("only a penalty appeal (kind penalty) names a penalty (FL-19)"))
+    if kind == "penalty" and a.get("decision") is not None:
+        r.fail(f"{path}.decision", _("a penalty appeal names its penalty, not a decision (FL-19)"))
     decision = r.integer(a.get("decision"), f"{path}.decision", minimum=1, maximum=MAX_ITEMS)
-    replacement = None
-    if verdict == "partly" and kind != "decision":
+    penalty = r.integer(a.get("penalty"), f"{path}.penalty", minimum=1, maximum=MAX_ITEMS)
+    replacement: Decision | Penalty | None = None
+    if verdict == "partly" and kind not in ("decision", "penalty"):
         r.fail(f"{path}.verdict", _("partly is a verdict on a Mafia decision only"))
+    elif verdict == "partly" and a.get("replacement") is None and kind == "penalty":
+        r.fail(f"{path}.replacement", _("a partly upheld appeal against a penalty records the changed penalty that "
+                                        "replaces the appealed one (FL-19)"))
     elif verdict == "partly" and a.get("replacement") is None:
         r.fail(f"{path}.replacement", _("a partly upheld appeal records the changed decision that replaces the "
                                         "appealed one (FL-19)"))
+    elif verdict == "partly" and kind == "penalty":
+        replacement = parse_penalty(r, a.get("replacement"), f"{path}.replacement")
     elif verdict == "partly":
         replacement = parse_decision(r, a.get("replacement"), f"{path}.replacement", decision or 0)
     elif a.get("replacement") is not None:
@@ -1089,7 +1153,7 @@ def _parse_appeal(r: Reader, raw: Any, path: str, key: str) -> Appeal | None:
                                   limit=MAX_TEXT),
                   verdict=verdict, credited_teams=credited, decision=decision,
                   appellant=r.string(a.get("appellant"), f"{path}.appellant", required=False, limit=MAX_SIGNATURE),
-                  replacement=replacement, decided_at=decided_at)
+                  replacement=replacement, decided_at=decided_at, penalty=penalty)
 
 
 def _parse_withdrawal(r: Reader, raw: Any, path: str) -> Withdrawal | None:
@@ -1254,6 +1318,8 @@ def check_references(facts: TournamentFacts) -> list[Problem]:
                                                                   questions=tour.questions)))
         if ap.kind == "decision" and ap.decision is not None and ap.decision > len(facts.decisions):
             problems.append(Problem(f"{path}.decision", _("there is no decision %(number)s", number=ap.decision)))
+        if ap.kind == "penalty" and ap.penalty is not None and ap.penalty > len(facts.penalties):
+            problems.append(Problem(f"{path}.penalty", _("there is no penalty %(number)s", number=ap.penalty)))
     for i, w in enumerate(facts.withdrawals):
         if w.team not in all_teams:
             problems.append(Problem(f"withdrawals[{i}].team", _unknown_team(w.team)))

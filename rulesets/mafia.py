@@ -3,7 +3,9 @@
 Decisions (technical results, replays, disqualifications, committee orders)
 are facts applied on top of the recorded games; an accepted appeal against a
 decision annuls it, a ``partly`` upheld one puts the changed decision of its
-verdict (``replacement``) in its place (interchange: Appeals; FL-19).
+verdict (``replacement``) in its place (interchange: Appeals; FL-19). A judge's
+penalty appealed (``kind: "penalty"``, FL-19, ``roles.md``) is treated the same
+way: accepted annuls it, ``partly`` puts the changed penalty in its place.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import datetime as dt
 from fractions import Fraction
 
 from rulesets.base import Problem
-from rulesets.facts import Appeal, Decision, Game, Stage, TournamentFacts
+from rulesets.facts import Appeal, Decision, Game, Penalty, Stage, TournamentFacts
 from rulesets.messages import text as _
 
 KILL_POINTS = (Fraction(1, 2), Fraction(2, 5))
@@ -60,6 +62,30 @@ def active_decisions(facts: TournamentFacts) -> list[Decision]:
     if not changed:
         return decisions
     return [changed.get(d.index, d) for d in decisions]
+
+
+def active_penalties(facts: TournamentFacts) -> tuple[Penalty, ...]:
+    """The judges' penalties in force, in document order: an accepted appeal against a penalty annuls it, a
+    ``partly`` upheld one puts the changed penalty of its verdict in its place (FL-19). The changed penalty keeps
+    the appealed one's moment, so the fines are numbered in the same order (FL-17)."""
+    changes: dict[int, Penalty | None] = {}
+    for a in facts.appeals:
+        if a.kind != "penalty" or a.penalty is None or a.verdict not in ("accepted", "partly"):
+            continue
+        replacement = a.replacement if a.verdict == "partly" and isinstance(a.replacement, Penalty) else None
+        changes[a.penalty] = replacement
+    if not changes:
+        return facts.penalties
+    out: list[Penalty] = []
+    for index, penalty in enumerate(facts.penalties, start=1):
+        if index not in changes:
+            out.append(penalty)
+            continue
+        changed = changes[index]
+        if changed is not None:
+            out.append(dataclasses.replace(changed, decided_at=penalty.decided_at or changed.decided_at,
+                                           published_at=penalty.published_at))
+    return tuple(out)
 
 
 def effective_games(facts: TournamentFacts, stage: Stage) -> tuple[Game, ...]:
@@ -113,18 +139,49 @@ def decision_deadline(decision: Decision, hours: int, start: str) -> dt.datetime
 
 def appealed_decision(facts: TournamentFacts, appeal: Appeal) -> Decision | None:
     """The decision a Mafia appeal is against (its 1-based ``decision`` index), if it exists."""
-    if appeal.decision is None or not 1 <= appeal.decision <= len(facts.decisions):
+    if appeal.kind == "penalty" or appeal.decision is None or not 1 <= appeal.decision <= len(facts.decisions):
         return None
     return facts.decisions[appeal.decision - 1]
 
 
+def appealed_penalty(facts: TournamentFacts, appeal: Appeal) -> Penalty | None:
+    """The penalty an appeal of kind ``penalty`` is against (its 1-based ``penalty`` index), if it exists."""
+    if appeal.kind != "penalty" or appeal.penalty is None or not 1 <= appeal.penalty <= len(facts.penalties):
+        return None
+    return facts.penalties[appeal.penalty - 1]
+
+
+def penalty_deadline(penalty: Penalty, hours: int) -> dt.datetime | None:
+    """Last moment to appeal a judge's penalty: ``hours`` after its publication (``published_at``, defaulting to
+    ``decided_at``; FL-19, ``roles.md``)."""
+    moment = penalty.published
+    return None if moment is None else moment + dt.timedelta(hours=hours)
+
+
+def appeal_opens(facts: TournamentFacts, appeal: Appeal) -> dt.datetime | None:
+    """No appeal before the appealed decision or penalty is published (``roles.md``): its ``published_at``,
+    defaulting to ``decided_at``; None when neither is known."""
+    penalty = appealed_penalty(facts, appeal)
+    if penalty is not None:
+        return penalty.published
+    decision = appealed_decision(facts, appeal)
+    if decision is None:
+        return None
+    return decision.published_at or decision.decided_at
+
+
 def late_appeal_problems(facts: TournamentFacts, hours: int, start: str, rule: str) -> list[Problem]:
-    """Appeals against decisions filed after their deadline are refused (GP-23, FL-19, CB-17)."""
+    """Appeals against decisions (and penalties, FL-19) filed after their deadline are refused (GP-23, FL-19,
+    CB-17)."""
     problems: list[Problem] = []
     for index, appeal in enumerate(facts.appeals):
-        if appeal.kind != "decision" or appeal.decision is None or appeal.decision > len(facts.decisions):
+        penalty = appealed_penalty(facts, appeal)
+        if penalty is not None:
+            deadline = penalty_deadline(penalty, hours)
+        elif appeal.kind != "decision" or appeal.decision is None or appeal.decision > len(facts.decisions):
             continue
-        deadline = decision_deadline(facts.decisions[appeal.decision - 1], hours, start)
+        else:
+            deadline = decision_deadline(facts.decisions[appeal.decision - 1], hours, start)
         if deadline is not None and appeal.filed_at > deadline:
             problems.append(
                 Problem(
@@ -136,8 +193,10 @@ def late_appeal_problems(facts: TournamentFacts, hours: int, start: str, rule: s
     return problems
 
 
-def appeal_window_open(facts: TournamentFacts, hours: int, start: str, now: dt.datetime) -> bool:
-    """Whether some decision in force can still be appealed at ``now`` (export: ``final``).
+def appeal_window_open(facts: TournamentFacts, hours: int, start: str, now: dt.datetime, *,
+                       penalties: bool = False) -> bool:
+    """Whether some decision in force (with ``penalties``: or a judge's penalty, FL-19) can still be appealed at
+    ``now`` (export: ``final``).
 
     A changed decision a verdict records is no new decision to appeal: the appealed one's window counts.
     """
@@ -145,6 +204,12 @@ def appeal_window_open(facts: TournamentFacts, hours: int, start: str, now: dt.d
         deadline = decision_deadline(decision, hours, start)
         if deadline is not None and now <= deadline:
             return True
+    if penalties:
+        annulled = {a.penalty for a in facts.appeals if a.kind == "penalty" and a.verdict == "accepted"}
+        for index, penalty in enumerate(facts.penalties, start=1):
+            deadline = penalty_deadline(penalty, hours)
+            if index not in annulled and deadline is not None and now <= deadline:
+                return True
     return False
 
 

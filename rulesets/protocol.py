@@ -17,10 +17,12 @@ from fractions import Fraction
 from typing import Any
 
 from rulesets.base import Problem, Standings
-from rulesets.facts import Appeal, Decision, TournamentFacts
+from rulesets.facts import Appeal, Decision, Penalty, TournamentFacts
 
 AppealDeadline = Callable[[TournamentFacts, Appeal], "dt.datetime | None"]
 AppealCheck = Callable[[TournamentFacts, Appeal], bool]
+AppealAtCheck = Callable[[TournamentFacts, Appeal, dt.datetime], bool]
+PenaltyDeadline = Callable[[TournamentFacts, Penalty], "dt.datetime | None"]
 WindowClosings = Callable[[TournamentFacts, dt.datetime], list[dt.datetime]]
 DecisionDeadline = Callable[[TournamentFacts, Decision], "dt.datetime | None"]
 SeatPoints = Callable[[TournamentFacts, str], dict[tuple[int, str], tuple[Fraction, str]]]
@@ -52,6 +54,16 @@ class AppealPolicy:
     - ``verdict_late(facts, appeal)``: whether a given verdict (its
       ``decided_at``) came after the date the rules set (CHGK-18: at or after
       00:00 of D+10, "given late"); ``None`` where the rules set no date.
+    - ``verdict_overdue(facts, appeal, now)``: whether a pending appeal's
+      verdict is overdue at ``now`` (CHGK-18: from 00:00 of D+10, not one
+      second earlier); ``None`` where the rules set no date.
+    - ``appeal_opens(facts, appeal)``: the first moment ``appeal`` may be filed
+      (``roles.md``, "Appeals at their edges": 00:00 of D for a ChGK tour, the
+      publication of the appealed decision or penalty for a Mafia one); ``None``
+      when it cannot be known. An appeal filed earlier is refused.
+    - ``penalty_deadline(facts, penalty)``: the last moment a judge's penalty may
+      be appealed (FL-19: 72 hours after its publication); ``None`` where
+      penalties are not appealed (then the interchange refuses ``kind: penalty``).
     - ``detected_violation_closes(rules, recorded_at)``: the end of the window for
       appealing a violation the portal detected in a game whose result was first
       recorded at ``recorded_at`` (``Game.result_recorded_at``; FL-19, 72 h under
@@ -81,6 +93,9 @@ class AppealPolicy:
     verdict_due: AppealDeadline | None = None
     appeal_in_time: AppealCheck | None = None
     verdict_late: AppealCheck | None = None
+    verdict_overdue: AppealAtCheck | None = None
+    appeal_opens: AppealDeadline | None = None
+    penalty_deadline: PenaltyDeadline | None = None
     detected_violation_closes: ViolationCloses | None = None
     violation_windows: WindowClosings | None = None
     game_violations: GameViolations | None = None

@@ -5,6 +5,13 @@ the recompute has just loaded and stored as ``PageFigures`` rows in the same tra
 (design.md principle 3): whichever process computed them, every process reads them. A stage's games are kept
 ``BLOCK`` to a row, so a page reads one small row and a 10,000-game stage stores 100; a recompute rewrites only
 the rows whose figures changed (their digest) and stamps the others with the new facts version in one update.
+
+A block of seat points is encoded to JSON once (issue 45): its digest is that text's, and the text is what is
+written (``bulk.JsonText``; new rows in a few ``COPY``s on PostgreSQL). A seat's rounded points and its reason's
+JSON form are made once per object (``_SeatFigures``: a league's 200,000 seats share the points table's values and
+a few hundred reasons). This process keeps, per block, only the ruleset's per-game objects it came from and its
+digest, not its figures. (The digest of a seat block is its text's since issue 45: a table stored before is
+rewritten once, by its next recompute.)
 """
 
 from __future__ import annotations
@@ -13,7 +20,9 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict, defaultdict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from django.db.models import Q
@@ -23,6 +32,7 @@ from rulesets.base import RulesetError, round2
 from rulesets.facts import TournamentFacts
 from rulesets.messages import as_data
 from scoring.models import PageFigures
+from tournaments import bulk
 from tournaments.models import Tournament
 from tournaments.serialize import jsonable
 
@@ -31,15 +41,17 @@ SEATS = "seats"
 TOUR = "tour"
 
 Key = tuple[str, str, int]  # kind, stage key, block
+NEW_FIELDS = ("tournament_id", "kind", "stage_key", "block", "facts_version", "digest", "data")
+NEW_ROWS_A_WRITE = 25  # new rows written together: a 10,000-game league's 100 blocks in 4 writes
 
 
 @dataclass
 class _Block:
-    """What this process derived last from one block of games: the ruleset's per-game objects it came from."""
+    """What this process derived last from one block of games: the ruleset's per-game objects it came from, and
+    the digest of the figures it derived from them (the figures themselves are not kept)."""
 
     games: tuple[tuple[int, Any], ...]
     digest: str
-    data: dict[str, list]
 
 
 class _Derived:
@@ -78,12 +90,12 @@ def _games_by_number(ruleset: Any, facts: TournamentFacts, stage: Any) -> dict[i
 
 
 def _seat_blocks(tournament_id: int, ruleset: Any, facts: TournamentFacts, stored: dict[Key, str]
-                 ) -> dict[Key, tuple[str, dict[str, list] | None]]:
-    """(seats, stage, block) -> (digest, data); data None for a block derived from the same games as the stored
-    row (nothing to write)."""
+                 ) -> Iterator[tuple[Key, str, str | None]]:
+    """(key, digest, JSON text of its figures) of each (seats, stage, block), as they are derived; the text None
+    for a block derived from the same games as the stored row (nothing to write)."""
     derived = _Derived.of(tournament_id)
-    out: dict[Key, tuple[str, dict[str, list] | None]] = {}
     fresh: dict[tuple[str, int], _Block] = {}
+    seat = _SeatFigures()
     for stage in facts.stages:
         blocks: dict[int, list[tuple[int, Any]]] = defaultdict(list)
         for number, entries in sorted(_games_by_number(ruleset, facts, stage).items()):
@@ -91,18 +103,37 @@ def _seat_blocks(tournament_id: int, ruleset: Any, facts: TournamentFacts, store
         for block, games in blocks.items():
             key = (SEATS, stage.key, block)
             last = derived.get((stage.key, block))
-            if last is not None and len(last.games) == len(games) and all(
+            if last is not None and stored.get(key) == last.digest and len(last.games) == len(games) and all(
                     a[0] == b[0] and a[1] is b[1] for a, b in zip(last.games, games)):
                 fresh[(stage.key, block)] = last
-                out[key] = (last.digest, None if stored.get(key) == last.digest else last.data)
+                yield key, last.digest, None
                 continue
-            data = {str(number): [[nick, round2(points), as_data(reason)] for nick, points, reason in entries]
-                    for number, entries in games}
-            item = fresh[(stage.key, block)] = _Block(tuple(games), _digest(data), data)
-            out[key] = (item.digest, None if stored.get(key) == item.digest else data)
+            text = json.dumps({str(number): [seat(nick, points, reason) for nick, points, reason in entries]
+                               for number, entries in games})
+            item = fresh[(stage.key, block)] = _Block(tuple(games), _text_digest(text))
+            yield key, item.digest, None if stored.get(key) == item.digest else text
     derived.clear()
     derived.update(fresh)
-    return out
+
+
+class _SeatFigures:
+    """``[nick, rounded points, reason as data]`` of a seat, its points rounded and its reason's JSON form made
+    once per object (the same points and the same reason objects recur across a league's seats)."""
+
+    def __init__(self) -> None:
+        # by id, the object kept alive with its figure: a seat's points are mostly the points table's own
+        # Fractions, and hashing a Fraction costs more than rounding it (issue 45)
+        self.points: dict[int, tuple[Any, float]] = {}
+        self.reasons: dict[int, tuple[Any, Any]] = {}
+
+    def __call__(self, nick: str, points: Any, reason: Any) -> list:
+        rounded = self.points.get(id(points))
+        if rounded is None or rounded[0] is not points:
+            rounded = self.points[id(points)] = (points, round2(points))
+        known = self.reasons.get(id(reason))
+        if known is None or known[0] is not reason:
+            known = self.reasons[id(reason)] = (reason, as_data(reason))
+        return [nick, rounded[1], known[1]]
 
 
 def compute_figures(facts: TournamentFacts) -> dict[Key, Any]:
@@ -132,6 +163,10 @@ def _tour_tables(ruleset: Any, facts: TournamentFacts) -> dict[Key, Any]:
 
 def _digest(value: Any) -> str:
     text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+    return _text_digest(text)
+
+
+def _text_digest(text: str) -> str:
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
@@ -147,28 +182,39 @@ def store_figures(tournament: Tournament, facts: TournamentFacts) -> int:
         return 0
     stored = {(kind, stage_key, block): (pk, digest) for pk, kind, stage_key, block, digest, _v in rows}
     ruleset = rulesets.get(facts.ruleset)
-    figures: dict[Key, tuple[str, Any]] = {}
+    figures: Iterable[tuple[Key, str, str | None]] = ()  # (key, digest, JSON text; None: as stored)
     if ruleset.seat_points is not None:
-        figures.update(_seat_blocks(tournament.pk, ruleset, facts, {k: v[1] for k, v in stored.items()}))
-    for key, value in _tour_tables(ruleset, facts).items():
-        figures[key] = (_digest(value), value)
-    new, changed = [], []
-    for key, (digest, value) in figures.items():
+        figures = _seat_blocks(tournament.pk, ruleset, facts, {k: v[1] for k, v in stored.items()})
+    tours = ((key, _digest(value), json.dumps(value)) for key, value in _tour_tables(ruleset, facts).items())
+    seen: set[Key] = set()
+    new: list[tuple] = []
+    changed: list[PageFigures] = []
+    written = 0
+    for key, digest, text in chain(figures, tours):
+        seen.add(key)
         known = stored.get(key)
         if known is None:
-            new.append(PageFigures(tournament=tournament, kind=key[0], stage_key=key[1], block=key[2],
-                                   facts_version=version, digest=digest, data=value))
+            new.append((tournament.pk, key[0], key[1], key[2], version, digest, bulk.JsonText(text)))
+            if len(new) == NEW_ROWS_A_WRITE:  # the texts of a league's blocks are not all held at once
+                written += _insert(new)
+                new = []
         elif known[1] != digest:
-            changed.append(PageFigures(pk=known[0], facts_version=version, digest=digest, data=value))
-    gone = [pk for key, (pk, _digest_) in stored.items() if key not in figures]
+            changed.append(PageFigures(pk=known[0], facts_version=version, digest=digest, data=json.loads(text)))
+    written += _insert(new)
+    gone = [pk for key, (pk, _digest_) in stored.items() if key not in seen]  # no new row has a gone one's key
     if gone:
         PageFigures.objects.filter(pk__in=gone).delete()
     if changed:
         PageFigures.objects.bulk_update(changed, ["facts_version", "digest", "data"], batch_size=100)
-    if new:
-        PageFigures.objects.bulk_create(new, batch_size=100)
     PageFigures.objects.filter(tournament=tournament).exclude(facts_version=version).update(facts_version=version)
-    return len(new) + len(changed)
+    return written + len(changed)
+
+
+def _insert(rows: list[tuple]) -> int:
+    """New rows of ``NEW_FIELDS``: one COPY on PostgreSQL (``bulk_create`` sent the JSON texts as arrays that
+    psycopg escaped character by character, 10 s of a 10,000-game league's import: issue 45)."""
+    bulk.insert(PageFigures, NEW_FIELDS, rows)
+    return len(rows)
 
 
 def stored_seat_points(tournament: Tournament, wanted: dict[str, list[int]]) -> dict[str, dict[int, list]]:

@@ -281,9 +281,12 @@ def sweep(send, now: dt.datetime | None = None) -> Sweep:
 
 def next_recheck(facts: TournamentFacts, now: dt.datetime) -> dt.datetime | None:
     """The next moment an open appeal window closes: the table may turn final then (also FL-19's windows of the
-    violations the portal detected, counted from their games' ``result_recorded_at``)."""
+    judges' penalties and of the violations the portal detected, counted from their games'
+    ``result_recorded_at``)."""
     policy = rulesets.get(facts.ruleset).appeal_policy
     moments = [policy.decision_deadline(facts, d) for d in facts.decisions] if policy.decision_deadline else []
+    if policy.penalty_deadline is not None:  # FL-19: a judge's penalty is appealable for 72 h after its publication
+        moments += [policy.penalty_deadline(facts, p) for p in facts.penalties]
     moments += [policy.appeal_deadline(facts, a) for a in facts.appeals]
     if policy.violation_windows is not None:
         moments += policy.violation_windows(facts, now)

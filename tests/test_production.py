@@ -140,7 +140,7 @@ def test_healthz_answers_200_from_inside_the_container_whatever_the_host_and_sch
     client = Client()
     response = client.get("/healthz/", HTTP_HOST="127.0.0.1:8000")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok", "cache": "ok"}
+    assert response.json() == {"status": "ok", "database": "ok", "cache": "ok", "broker": "in-process"}
     assert client.head("/healthz/", HTTP_HOST="127.0.0.1:8000").status_code == 200
     assert client.get("/", HTTP_HOST="127.0.0.1:8000").status_code == 400, "other paths keep the host check"
 
@@ -151,7 +151,7 @@ def test_healthz_answers_503_when_the_database_does_not(monkeypatch):
         def cursor(self):
             raise OSError("could not connect to server: Connection refused")
 
-    monkeypatch.setattr(health, "connection", Down())
+    monkeypatch.setattr(health, "probe_connection", Down)  # issue 48: the probe's own connection
     response = Client().get("/healthz/")
     assert response.status_code == 503
     assert response.json()["database"] == "down"

@@ -14,6 +14,7 @@ import rulesets
 from accounts.models import TournamentRole
 from accounts.permissions import RESULT_WRITERS
 from rulesets.errors import NotAllowed
+from rulesets.interchange import web_link
 from tournaments import changes, commands, rosters
 from tournaments import models as m
 
@@ -249,8 +250,20 @@ class NoShowInline(admin.TabularInline):
     extra = 0
 
 
+class GameForm(VersionedForm):
+    """A game in the admin: its log link, as everywhere, only an http:// or https:// address."""
+
+    def clean_link(self) -> str:
+        link = (self.cleaned_data.get("link") or "").strip()
+        if link and not web_link(link):
+            raise ValidationError(gettext("a link is an http:// or https:// address, not %(value)s") % {
+                "value": repr(link[:80])})
+        return link
+
+
 @admin.register(m.Game)
 class GameAdmin(VersionedAdmin):
+    form = GameForm
     tournament_path = "stage__tournament"
     list_display = ("__str__", "round", "group", "scheduled_at", "status", "outcome", "omon")
     list_filter = ("stage__tournament", "status", "outcome")

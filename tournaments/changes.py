@@ -2,7 +2,8 @@
 
 Called for every change to facts (signals of the fact models, the importer,
 result forms). Within one transaction a tournament gets one recompute
-callback however many rows changed; across transactions, bursts coalesce in
+callback however many rows changed; a batch of transactions (``one_recompute``)
+enqueues once at its end; across transactions, bursts coalesce in
 the task itself (``scoring.tasks``): a recompute that finds a newer snapshot
 already stored does nothing, and at most one job per tournament waits in the
 queue at a time (a cache key set with ``add``).
@@ -51,6 +52,10 @@ class _Dispatch:
         self.tournament_id = tournament_id
 
     def __call__(self) -> None:
+        waiting = _batch.get()
+        if waiting is not None:  # a batch of transactions: enqueued once, at its end (``one_recompute``)
+            waiting.add(self.tournament_id)
+            return
         enqueue_recompute(self.tournament_id)
 
 
@@ -85,6 +90,26 @@ def enqueue_recompute(tournament_id: int) -> None:
 
 
 _suspended: contextvars.ContextVar[bool] = contextvars.ContextVar("tracking_suspended", default=False)
+_batch: contextvars.ContextVar[set[int] | None] = contextvars.ContextVar("recompute_batch", default=None)
+
+
+@contextlib.contextmanager
+def one_recompute():
+    """Within the block, each committed transaction's recompute waits; at its end every tournament changed is
+    enqueued once. A batch of files, each saved in its own transaction (``tournaments.sources.log_batch``), is
+    recomputed once; the facts versions still move with every change, and audit is untouched. A block inside
+    another is part of it."""
+    if _batch.get() is not None:
+        yield
+        return
+    waiting: set[int] = set()
+    token = _batch.set(waiting)
+    try:
+        yield
+    finally:
+        _batch.reset(token)
+        for tournament_id in sorted(waiting):
+            enqueue_recompute(tournament_id)
 
 
 @contextlib.contextmanager

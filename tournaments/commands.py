@@ -520,11 +520,14 @@ def record_penalty(user, data: Any) -> Penalty:
         stage = Stage.objects.filter(tournament=tournament, key=fpen.stage).first() if fpen.stage else None
         team = team_named(tournament, stage, fpen.team)
         last = Penalty.objects.filter(tournament=tournament).order_by("-order").values_list("order", flat=True).first()
-        penalty = Penalty.objects.create(
-            tournament=tournament, order=(last + 1) if last is not None else 0, stage=stage,
-            game=Game.objects.filter(stage=stage, number=fpen.game).first() if stage and fpen.game else None,
-            team=team, player=Player.objects.filter(nick=fpen.player).first() if fpen.player else None,
-            kind=fpen.kind, code=fpen.code or "", points=fpen.points, decided_at=fpen.decided_at, text=fpen.text)
+        with audit.muted():  # the history names ``user``, also where no request sets the current user (a command)
+            penalty = Penalty.objects.create(
+                tournament=tournament, order=(last + 1) if last is not None else 0, stage=stage,
+                game=Game.objects.filter(stage=stage, number=fpen.game).first() if stage and fpen.game else None,
+                team=team, player=Player.objects.filter(nick=fpen.player).first() if fpen.player else None,
+                kind=fpen.kind, code=fpen.code or "", points=fpen.points, decided_at=fpen.decided_at,
+                text=fpen.text)
+        audit.record("create", penalty, None, audit.snapshot(penalty), user=user)
     return penalty
 
 

@@ -124,14 +124,24 @@ def _read_context(tournament: Tournament, key: tuple) -> game_cache.CachedContex
     family_rows = TournamentFamily.objects.filter(tournament_id=tid).order_by("order", "id").values_list(
         "family__name", "family__head__nick")
     families = tuple(F.Family(name=name, head=head) for name, head in family_rows)
-    penalties = tuple(
-        F.Penalty(stage=stage_key.get(stage_id), team=team_name.get(team_id), kind=kind, points=points,
-                  game=game_number, player=player, code=code or None, decided_at=decided_at, text=text)
-        for stage_id, team_id, kind, points, game_number, player, code, decided_at, text in
-        Penalty.objects.filter(tournament_id=tid).exclude(
-            appeals__verdict__in=("accepted", "partly")).order_by("order", "id").values_list(
-            "stage_id", "team_id", "kind", "points", "game__number", "player__nick", "code", "decided_at", "text")
-    )
+    # the penalties as the judges gave them (an appeal's verdict is applied on top by the ruleset, FL-19); the
+    # changed penalty a partly upheld appeal records is that appeal's, in the appealed penalty's place
+    penalty_index: dict[int, int] = {}  # penalty id -> its 1-based index in ``penalties``
+    penalty_list: list[F.Penalty] = []
+    changed_penalties: dict[int, F.Penalty] = {}  # appeal id -> the changed penalty its partly verdict records
+    for (pk, stage_id, team_id, kind, points, game_number, player, code, decided_at, published_at, text,
+         replacement_for) in Penalty.objects.filter(tournament_id=tid).order_by("order", "id").values_list(
+            "id", "stage_id", "team_id", "kind", "points", "game__number", "player__nick", "code", "decided_at",
+            "published_at", "text", "replacement_for_id"):
+        penalty = F.Penalty(stage=stage_key.get(stage_id), team=team_name.get(team_id), kind=kind, points=points,
+                            game=game_number, player=player, code=code or None, decided_at=decided_at, text=text,
+                            published_at=published_at)
+        if replacement_for is not None:
+            changed_penalties[replacement_for] = penalty
+        else:
+            penalty_list.append(penalty)
+            penalty_index[pk] = len(penalty_list)
+    penalties = tuple(penalty_list)
     decision_rows = list(Decision.objects.filter(tournament_id=tid).order_by("index", "id").values_list(
         "id", "index", "kind", "stage_id", "game__number", "code", "outcome", "team_id", "player__nick", "order",
         "reason", "decided_at", "published_at", "by", "text", "replacement_for_id"))
@@ -153,16 +163,19 @@ def _read_context(tournament: Tournament, key: tuple) -> game_cache.CachedContex
     for appeal_id, team_id in through.objects.filter(appeal__tournament_id=tid).order_by("id").values_list(
             "appeal_id", "team_id"):
         credited[appeal_id].append(team_name[team_id])
+    replacements.update(changed_penalties)
     appeals = tuple(
-        F.Appeal(kind=kind, filed_at=filed_at, stage=stage_key.get(stage_id), tour=tour, question=question,
-                 team=team_name.get(team_id), answer=answer,
-                 verdict=verdict if aid in replacements else FACT_VERDICT.get(verdict, verdict),
-                 credited_teams=tuple(credited.get(aid, ())), decision=decision_index.get(decision_id),
-                 appellant=appellant, replacement=replacements.get(aid), decided_at=verdict_at)
+        F.Appeal(kind="penalty" if penalty_id in penalty_index else kind, filed_at=filed_at,
+                 stage=stage_key.get(stage_id), tour=tour, question=question, team=team_name.get(team_id),
+                 answer=answer, verdict=verdict if aid in replacements else FACT_VERDICT.get(verdict, verdict),
+                 credited_teams=tuple(credited.get(aid, ())),
+                 decision=None if penalty_id in penalty_index else decision_index.get(decision_id),
+                 appellant=appellant, replacement=replacements.get(aid), decided_at=verdict_at,
+                 penalty=penalty_index.get(penalty_id))
         for aid, kind, filed_at, stage_id, tour, question, team_id, answer, verdict, decision_id, appellant,
-        verdict_at in Appeal.objects.filter(tournament_id=tid).order_by("order", "id").values_list(
+        verdict_at, penalty_id in Appeal.objects.filter(tournament_id=tid).order_by("order", "id").values_list(
             "id", "kind", "filed_at", "stage_id", "tour__number", "question", "team_id", "answer", "verdict",
-            "decision_id", "appellant", "verdict_at")
+            "decision_id", "appellant", "verdict_at", "penalty_id")
     )
     waived = tuple(
         F.WaivedViolation(stage=stage_key.get(stage_id, ""), game=game, team=team_name.get(team_id, ""),

@@ -428,7 +428,16 @@ class Penalty(models.Model):
     code = models.CharField(_("rule code"), max_length=20, blank=True)
     points = models.DecimalField(_("points"), max_digits=8, decimal_places=3)
     decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    published_at = models.DateTimeField(
+        _("published at"), null=True, blank=True,
+        help_text=_("When the penalty was published; its FL-19 appeal window runs from here (the decision time when "
+                    "left empty)."))
     text = models.TextField(_("text"), blank=True)
+    replacement_for = models.OneToOneField(
+        "tournaments.Appeal", null=True, blank=True, on_delete=models.CASCADE, related_name="replacement_penalty",
+        verbose_name=_("replaces the penalty of the appeal"),
+        help_text=_("The changed penalty a partly upheld appeal records (FL-19): it takes the appealed penalty's "
+                    "place."))
 
     class Meta:
         ordering = ["tournament", "order"]
@@ -591,6 +600,7 @@ class AppealKind(models.TextChoices):
     ACCEPT_ANSWER = "accept_answer", _("acceptance of an answer")
     DECISION = "decision", _("appeal against a decision")
     VIOLATION = "violation", _("appeal against a detected violation")
+    PENALTY = "penalty", _("appeal against a penalty")
 
 
 class Verdict(models.TextChoices):

@@ -11,6 +11,7 @@ from rulesets.base import round2
 from rulesets.messages import Text
 
 _PLAIN = {str, int, float, type(None)}  # scalars that pass as they are (exact types)
+_FLAT = _PLAIN | {bool}  # a dict of these under string keys is copied as it is
 
 
 def jsonable(value: Any) -> Any:
@@ -25,6 +26,8 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, (dt.datetime, dt.date)):
         return value.isoformat()
     if isinstance(value, dict):
+        if set(map(type, value.values())) <= _FLAT and set(map(type, value)) <= {str}:  # a league's 14,000 players
+            return dict(value)
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):
         if isinstance(value, (list, tuple)) and set(map(type, value)) <= _PLAIN:  # a league's 10^4 round labels

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import zoneinfo
 from collections.abc import Iterable
 from typing import Any
 
+from django.conf import settings
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound, ParseError
+from rest_framework.exceptions import APIException, NotFound, ParseError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import SAFE_METHODS, BasePermission
@@ -21,7 +23,11 @@ from accounts.models import Role
 from accounts.permissions import has_role
 from rulesets.base import Problem
 from rulesets.errors import Invalid
+from tournaments.faults import lost_a_race, reason_of
 from tournaments.messages import problem_row
+from tournaments.sources.json_input import read_json
+
+log = logging.getLogger(__name__)
 
 MAX_ID = 2**63 - 1  # the largest primary key any database of the portal stores
 
@@ -98,8 +104,39 @@ class NulFreeParsing:
         return data
 
 
-class NulFreeJSONParser(NulFreeParsing, JSONParser):
-    pass
+class PayloadTooLarge(APIException):
+    """413 in the documented errors shape."""
+
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "payload_too_large"
+
+
+def body_too_large_message() -> str:
+    return gettext("the body is larger than %(limit)d bytes (IMPORT_MAX_BYTES)") % {
+        "limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
+
+
+class JSONBodyParser(JSONParser):
+    """Every JSON body of the API, read by the one JSON reader of the portal (``tournaments.sources.json_input``):
+    at most ``MAX_DEPTH`` nested objects and lists, no NUL character, finite numbers; else 400 with every problem
+    at its path (``{"errors": [...]}``), never a ``RecursionError``. More than ``IMPORT_MAX_BYTES`` is a 413."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        raw = stream.read(limit + 1) if limit is not None else stream.read()
+        if limit is not None and len(raw) > limit:
+            raise PayloadTooLarge({"errors": [{"path": "", "message": body_too_large_message()}]})
+        encoding = (parser_context or {}).get("encoding") or settings.DEFAULT_CHARSET
+        if encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):
+            try:
+                raw = raw.decode(encoding)
+            except (LookupError, UnicodeDecodeError) as exc:
+                raise Invalid(Problem("", gettext("the body is not %(encoding)s text") % {
+                    "encoding": encoding})) from exc
+        return read_json(raw)
+
+
+NulFreeJSONParser = JSONBodyParser  # the NUL check is the reader's (the name the views knew)
 
 
 class NulFreeFormParser(NulFreeParsing, FormParser):
@@ -115,10 +152,12 @@ class WellFormedInput:
 
     ``/api/v1/games/true/`` or ``/api/v1/tours/null,null/masks/`` is a 404 naming the id, before any
     command or query sees it; ``?stage=%00`` a 400 naming the parameter (PostgreSQL stores no NUL).
+    A JSON body is read by ``JSONBodyParser`` (issue 48: depth, NUL, finite numbers, each problem at its path),
+    and a write that lost a race to a concurrent one is answered as without the race (``handle_exception``).
     """
 
     numeric_lookup = True
-    parser_classes = [NulFreeJSONParser, NulFreeFormParser, NulFreeMultiPartParser]
+    parser_classes = [JSONBodyParser, NulFreeFormParser, NulFreeMultiPartParser]
 
     def initial(self, request, *args, **kwargs):
         refuse_nul_characters(request)
@@ -126,6 +165,22 @@ class WellFormedInput:
         if self.numeric_lookup and lookup is not None and not is_id(lookup):
             raise NotFound(gettext("%(id)r is not an id: ids are whole numbers.") % {"id": lookup})
         super().initial(request, *args, **kwargs)
+
+    def handle_exception(self, exc):
+        """A write that lost a race to a concurrent one (``tournaments.faults.lost_a_race``: the database found the
+        unique slug, the result saved twice) is run once more, and answers what it answers without the race."""
+        request = getattr(self, "request", None)
+        if (request is not None and request.method not in SAFE_METHODS and not getattr(self, "_raced", False)
+                and lost_a_race(exc)):
+            self._raced = True
+            log.info("%s %r lost a race to a concurrent write (%s): answering it once more", request.method,
+                     request.path, reason_of(exc))
+            handler = getattr(self, request.method.lower(), self.http_method_not_allowed)
+            try:
+                return handler(request, *self.args, **self.kwargs)
+            except Exception as again:  # noqa: BLE001 - answered as any exception of the view is
+                return super().handle_exception(again)
+        return super().handle_exception(exc)
 
 
 def is_id(value: object) -> bool:

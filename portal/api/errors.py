@@ -22,13 +22,25 @@ renders on success (a CSV table, an iCalendar feed).
 under ``/api/`` that matches no route (``/api/v1/tournaments/a.b/``) gets the
 API's JSON 404, every other path Django's page. The result entry pages take
 their status from ``STATUS`` too.
+
+The database not answering (``tournaments.faults.database_unavailable``: refused, lost, starting up ...) is
+503 with ``Retry-After`` (``DATABASE_RETRY_AFTER`` seconds): ``{"detail": ...}`` from the API, the page
+``templates/503.html`` in the reader's language everywhere else (``server_error``, the site's 500 handler,
+``config.urls.handler500``, which also keeps every other 500 under ``/api/`` JSON). Each such failure is one
+line of the log, without a traceback (``config.logs``).
 """
 
 from __future__ import annotations
 
+import logging
+import sys
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views import defaults
 from rest_framework.exceptions import ParseError, ValidationError
@@ -37,7 +49,10 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
 from rulesets.errors import Refused
+from tournaments.faults import database_named, database_unavailable, reason_of
 from tournaments.messages import problem_row, render
+
+log = logging.getLogger(__name__)
 
 STATUS = {"invalid": 400, "forbidden": 403, "not_found": 404, "conflict": 409}
 DETAIL_CODES = {"forbidden", "not_found"}
@@ -72,6 +87,8 @@ def validation_problems(detail: Any, path: str = "") -> list[dict[str, str]]:
 def exception_handler(exc: Exception, context: dict) -> HttpResponse | None:
     """``Refused`` -> its status and body; a ``ParseError`` or ``ValidationError`` -> ``{"errors": ...}``;
     anything else as Django REST framework answers it. Always JSON."""
+    if database_unavailable(exc):
+        return database_unavailable_answer(context["request"], exc)
     if isinstance(exc, Refused):
         set_rollback()
         return as_json(Response(body_of(exc), status=status_of(exc)))
@@ -104,3 +121,55 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
         return JsonResponse({"detail": _("No such endpoint: %(path)s (the endpoints are listed at /api/v1/).")
                              % {"path": request.path}}, status=404, json_dumps_params={"ensure_ascii": False})
     return defaults.page_not_found(request, exception)
+
+
+def retry_after() -> int:
+    return int(getattr(settings, "DATABASE_RETRY_AFTER", 30))
+
+
+def log_unavailable(request: HttpRequest, exc: BaseException) -> None:
+    """The one log line of a request the database did not answer (no traceback: nothing in the code failed)."""
+    log.error("the database did not answer %s %r: %s (%s)", request.method, request.path, reason_of(exc),
+              database_named())
+
+
+def database_unavailable_answer(request: HttpRequest, exc: BaseException) -> HttpResponse:
+    """503 with ``Retry-After`` (the API's exception handler): logged here, once."""
+    log_unavailable(request, exc)
+    response = unavailable_response(request)
+    response._has_been_logged = True  # Django's own "Service Unavailable" line would be a second one
+    return response
+
+
+def unavailable_response(request: HttpRequest) -> HttpResponse:
+    """503 with ``Retry-After``: ``{"detail": ...}`` under ``/api/``, the 503 page elsewhere."""
+    seconds = retry_after()
+    if request.path.startswith("/api/"):
+        response: HttpResponse = JsonResponse(
+            {"detail": _("The portal's database does not answer just now; nothing was changed. Try again in "
+                         "%(seconds)d seconds.") % {"seconds": seconds}},
+            status=503, json_dumps_params={"ensure_ascii": False})
+    else:
+        response = unavailable_page(request, seconds)
+    response["Retry-After"] = str(seconds)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def unavailable_page(request: HttpRequest, seconds: int) -> HttpResponse:
+    """``templates/503.html`` in the reader's language; nothing on it reads the database (no user, no session)."""
+    with translation.override(translation.get_language_from_request(request)):
+        body = render_to_string("503.html", {"retry_after": seconds, "user": AnonymousUser()}, request=request)
+    return HttpResponse(body, status=503)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """The site's 500 handler (``config.urls.handler500``): 503 while the database does not answer (Django logs
+    it; ``config.logs`` makes that one line without the traceback), JSON under ``/api/`` (never an HTML page),
+    the project's 500 page elsewhere."""
+    if database_unavailable(sys.exc_info()[1]):
+        return unavailable_response(request)
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": _("Server error: the request failed on the portal's side. It is logged; "
+                                         "try again later.")}, status=500, json_dumps_params={"ensure_ascii": False})
+    return defaults.server_error(request)

@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-import json
+from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
@@ -24,7 +24,6 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -32,13 +31,15 @@ from rest_framework.views import APIView
 from accounts.permissions import can_enter_results
 from formats.chgk_tour_points.rating_import import import_rating_results, read_rating_results
 from portal import hooks
-from portal.api.common import DETAIL_SCHEMA, ERRORS_SCHEMA, refusal
+from portal.api.common import DETAIL_SCHEMA, ERRORS_SCHEMA, WellFormedInput, refusal
 from rulesets.base import Problem
 from rulesets.errors import Invalid, NotAllowed
+from rulesets.interchange import MAX_ITEMS, Reader, safe_text
 from tournaments.models import Stage, Tournament
 from tournaments.sources.chgk_rating import decode
 from tournaments.sources.files import as_text, size_limit, too_large
 from tournaments.sources.game_log_import import import_game_log, read_game_log
+from tournaments.sources.json_input import read_json
 
 SLUG = r"[-\w]+"
 DRY_RUN = OpenApiParameter("dry_run", OpenApiTypes.BOOL, description="answer what would be saved; write nothing")
@@ -65,18 +66,72 @@ def _oversized(request) -> Response | None:
     return refusal(problem.message, code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE) if problem else None
 
 
-def _names(value: Any, path: str) -> dict[str, str]:
+def _object_of(value: Any, path: str, what: str) -> dict:
+    """An object of ``name: value`` sent as JSON or, in a multipart form, as its JSON text; ``{}`` when not sent."""
     if isinstance(value, str) and value.strip():
-        try:
-            value = json.loads(value)
-        except ValueError as exc:
-            raise Invalid(Problem(path, _("must be a JSON object"))) from exc
+        value = read_json(value, root=path)
     if value in (None, ""):
         return {}
-    if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, (str, int)) and
-                                              not isinstance(v, bool) for k, v in value.items()):
-        raise Invalid(Problem(path, _("must be an object of name: value")))
-    return {k: v for k, v in value.items()}
+    r = Reader()
+    found = r.mapping(value, path, what, MAX_ITEMS)
+    if r.problems:
+        raise Invalid(r.problems)
+    return found
+
+
+def _names(value: Any, path: str) -> dict[str, str]:
+    """``{nick: team}`` (``teams``): every value a name."""
+    r = Reader()
+    out = {}
+    for key, item in _object_of(value, path, _("name: team")).items():
+        name = r.string(item, f"{path}.{safe_text(key)}")
+        if name is not None:
+            out[key] = name
+    if r.problems:
+        raise Invalid(r.problems)
+    return out
+
+
+def _stats(value: Any, path: str) -> dict[str, int]:
+    """``{nick: stats}`` (``stats``): every value a whole number (or its digits)."""
+    r = Reader()
+    out = {}
+    for key, item in _object_of(value, path, _("name: stats")).items():
+        if isinstance(item, str) and item.strip().isascii() and item.strip().isdigit():
+            item = int(item.strip())
+        number = r.integer(item, f"{path}.{safe_text(key)}", minimum=0)
+        if number is not None:
+            out[key] = number
+    if r.problems:
+        raise Invalid(r.problems)
+    return out
+
+
+def _mapping(value: Any, path: str) -> dict[str, str]:
+    """``{site id or name: season team}`` (``map``): every value a name, or ``""`` to skip the site team."""
+    r = Reader()
+    out = {}
+    for key, item in _object_of(value, path, _("site team: season team")).items():
+        if isinstance(item, int) and not isinstance(item, bool):
+            item = str(item)
+        name = r.string(item, f"{path}.{safe_text(key)}", allow_empty=True)
+        if name is not None:
+            out[key] = name.strip()
+    if r.problems:
+        raise Invalid(r.problems)
+    return out
+
+
+def _flag(value: Any, path: str) -> bool:
+    """``true``/``false`` as JSON, or as a form field's text."""
+    if isinstance(value, str):
+        value = {"true": True, "1": True, "on": True, "yes": True, "false": False, "0": False, "off": False,
+                 "no": False, "": False}.get(value.strip().lower(), value)
+    r = Reader()
+    flag = r.boolean(value, path)
+    if r.problems:
+        raise Invalid(r.problems)
+    return flag
 
 
 def _upload(request, field: str) -> bytes | None:
@@ -89,16 +144,36 @@ def _upload(request, field: str) -> bytes | None:
     return upload.read(size_limit() + 1)
 
 
-class _ImportView(APIView):
+class _ImportView(WellFormedInput, APIView):
+    """The JSON body through the API's one JSON reader (``JSONBodyParser``: depth, NUL, finite numbers)."""
+
     permission_classes = [IsAuthenticated]
-    parser_classes = [JSONParser, MultiPartParser, FormParser]
 
     def _data(self, request):
+        """The body: a JSON object or a form; anything else (``[]``, ``1``, ``"x"``, ``null``) is refused."""
         try:
-            return request.data
+            data = request.data
         except RequestDataTooBig as exc:
             raise Invalid(Problem("", _("the body is larger than %(limit)d bytes (IMPORT_MAX_BYTES)") % {
                 "limit": size_limit()})) from exc
+        if not isinstance(data, Mapping):
+            raise Invalid(Problem("", _("the body must be a JSON object (or a multipart form), not %(kind)s") % {
+                "kind": _json_kind(data)}))
+        return data
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return _("a list")
+    if isinstance(value, str):
+        return _("a string")
+    if isinstance(value, (int, float)):
+        return _("a number")
+    return type(value).__name__
 
 
 LOG_EXAMPLE = {"number": 5, "status": "played", "outcome": "civilians", "omon": False, "game_days": 5,
@@ -146,10 +221,15 @@ class GameLogImportView(_ImportView):
         data = self._data(request)
         raw = _upload(request, "log")
         text = as_text(raw) if raw is not None else data.get("html")
-        if not isinstance(text, str) or not text.strip():
+        if text is not None and not isinstance(text, str):
+            raise Invalid(Problem("html", _("must be the log page's HTML as a string")))
+        if not text or not text.strip():
             raise Invalid(Problem("html", _("send the log page as html (or a multipart log file)")))
-        chosen = {k: str(v) for k, v in _names(data.get("teams"), "teams").items()}
-        stats = _names(data.get("stats"), "stats")
+        if "\x00" in text:
+            raise Invalid(Problem("log" if raw is not None else "html", _("%(path)s contains a NUL character") % {
+                "path": "log" if raw is not None else "html"}))
+        chosen = _names(data.get("teams"), "teams")
+        stats = _stats(data.get("stats"), "stats")
         if _dry_run(request):
             result = read_game_log(tournament, stage, int(number), text, chosen)
             if result.problems:
@@ -197,23 +277,27 @@ class RatingImportView(_ImportView):
         data = self._data(request)
         raw = _upload(request, "file")
         if raw is not None:
-            results, problems = decode(raw)
+            results, problems = decode(raw, root="file")
             if problems:
                 raise Invalid(problems)
+            root = "file"
         else:
             results = data.get("results")
             if results is None:
                 raise Invalid(Problem("results", _("send the rating site's response as results (or a multipart "
                                                    "file)")))
-        mapping = {k: str(v) for k, v in _names(data.get("map"), "map").items()}
-        skip = data.get("skip_unmatched") in (True, "true", "1", "on")
+            if isinstance(results, str):  # a multipart form's field: the response's JSON text
+                results = read_json(results, root="results")
+            root = "results"
+        mapping = _mapping(data.get("map"), "map")
+        skip = _flag(data.get("skip_unmatched"), "skip_unmatched")
         if _dry_run(request):
-            result = read_rating_results(tournament, int(number), results, mapping, skip)
+            result = read_rating_results(tournament, int(number), results, mapping, skip, root=root)
             if result.problems:
                 raise Invalid(result.problems)
             return Response(result.report())
         result = import_rating_results(request.user, tournament.slug, int(number), results, mapping=mapping,
-                                       skip_unmatched=skip)
+                                       skip_unmatched=skip, root=root)
         return Response(result.report(), status=status.HTTP_201_CREATED)
 
 

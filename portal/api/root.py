@@ -7,6 +7,7 @@ browsable page (every URL a link), a client the same as JSON.
 from __future__ import annotations
 
 from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
@@ -15,24 +16,24 @@ from rest_framework.views import APIView
 
 from portal.api.common import WellFormedInput
 
-# (name, URL name, what it is) of the endpoints the root lists; a URL name not routed is left out
+# (name, URL name, what it is, in the request's language) of the endpoints the root lists; a URL name not routed is left out
 ENDPOINTS = (
-    ("tournaments", "api-tournament-list", "tournaments; SLUG/standings/, SLUG/schedule/, SLUG/schedule.ics"),
-    ("tournament_import", "api-tournament-import-document", "POST an interchange document"),
-    ("stages", "api-stage-list", "stages with their groups"),
-    ("teams", "api-team-list", "teams with their rosters"),
-    ("players", "api-player-list", "players"),
-    ("families", "api-family-list", "families"),
-    ("games", "api-game-list", "games with their seats; POST and PUT enter results"),
-    ("tours", "api-tour-list", "ChGK tours with their masks; ID/masks/ enters them"),
-    ("penalties", "api-penalty-list", "fair-play penalties"),
-    ("decisions", "api-decision-list", "decisions of judges and committees"),
-    ("appeals", "api-appeal-list", "appeals and their verdicts"),
+    ("tournaments", "api-tournament-list", _("tournaments; SLUG/standings/, SLUG/schedule/, SLUG/schedule.ics")),
+    ("tournament_import", "api-tournament-import-document", _("POST an interchange document")),
+    ("stages", "api-stage-list", _("stages with their groups")),
+    ("teams", "api-team-list", _("teams with their rosters")),
+    ("players", "api-player-list", _("players")),
+    ("families", "api-family-list", _("families")),
+    ("games", "api-game-list", _("games with their seats; POST and PUT enter results")),
+    ("tours", "api-tour-list", _("ChGK tours with their masks; ID/masks/ enters them")),
+    ("penalties", "api-penalty-list", _("fair-play penalties")),
+    ("decisions", "api-decision-list", _("decisions of judges and committees")),
+    ("appeals", "api-appeal-list", _("appeals and their verdicts")),
 )
 DOCS = (
-    ("schema", "api-schema", "the OpenAPI 3 schema (?format=json)"),
-    ("swagger_ui", "api-docs", "Swagger UI"),
-    ("redoc", "api-redoc", "Redoc"),
+    ("schema", "api-schema", _("the OpenAPI 3 schema (?format=json)")),
+    ("swagger_ui", "api-docs", _("Swagger UI")),
+    ("redoc", "api-redoc", _("Redoc")),
 )
 
 
@@ -40,7 +41,7 @@ def _links(request, rows) -> dict[str, dict[str, str]]:
     out: dict[str, dict[str, str]] = {}
     for name, url_name, what in rows:
         try:
-            out[name] = {"url": request.build_absolute_uri(reverse(url_name)), "description": what}
+            out[name] = {"url": request.build_absolute_uri(reverse(url_name)), "description": str(what)}
         except NoReverseMatch:
             continue
     return out

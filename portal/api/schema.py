@@ -10,8 +10,11 @@ For every operation of the schema it
   ``portal.api.errors``: ``{"errors": [{"path", "message"}]}`` for 400 (a bad
   parameter, malformed JSON, a refused document) and 409, ``{"detail": ...}``
   for 403 (not logged in or not allowed), 404 (no such object, page or path),
-  415 (a body that is not JSON) and 429 (the anonymous throttle, with
-  ``Retry-After``).
+  415 (a body that is not JSON), 429 (the anonymous throttle, with
+  ``Retry-After``) and 503 (the database does not answer, with ``Retry-After``);
+- says in every operation that takes a body what a JSON body may be
+  (``JSON_BODY``: UTF-8, nested at most ``MAX_DEPTH`` levels, no NUL character,
+  finite numbers; else 400, each problem at its path).
 
 A response an operation documents itself is left as it is. A text parameter in
 the query or the path is declared without NUL characters (``pattern``): the API
@@ -21,6 +24,8 @@ refuses them (``portal.api.common.WellFormedInput``), since no database stores o
 from __future__ import annotations
 
 from typing import Any
+
+from tournaments.sources.json_input import MAX_DEPTH
 
 ERRORS_REF = {"$ref": "#/components/schemas/Errors"}
 DETAIL_REF = {"$ref": "#/components/schemas/Detail"}
@@ -45,12 +50,17 @@ DESCRIPTIONS = {
     "409": "changed meanwhile (the current version, who and when) or already there",
     "415": "the body is not JSON",
     "429": "too many requests; retry after Retry-After seconds",
+    "503": "the database does not answer just now (nothing was changed); retry after Retry-After seconds",
 }
+JSON_BODY = (f"\n\nA JSON body is UTF-8 and nests at most {MAX_DEPTH} objects and lists; it holds no NUL character "
+             "(\\u0000) and no number that is not finite (NaN, Infinity, 1e400). Anything else is refused with 400 "
+             "and every problem at its path (`{\"errors\": [{\"path\": \"seats[2].player\", \"message\": ...}]}`), "
+             "never with a 500.")
 
 
 def _answer(code: str, ref: dict[str, str]) -> dict[str, Any]:
     answer: dict[str, Any] = {"description": DESCRIPTIONS[code], "content": {"application/json": {"schema": ref}}}
-    if code == "429":
+    if code in ("429", "503"):
         answer["headers"] = {"Retry-After": {"schema": {"type": "integer"}, "description": "seconds"}}
     return answer
 
@@ -58,7 +68,8 @@ def _answer(code: str, ref: dict[str, str]) -> dict[str, Any]:
 def errors_of(method: str, operation: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The error answers an operation can give (before its own documented ones are kept)."""
     parameters = operation.get("parameters", [])
-    answers = {"404": _answer("404", DETAIL_REF), "429": _answer("429", DETAIL_REF)}
+    answers = {"404": _answer("404", DETAIL_REF), "429": _answer("429", DETAIL_REF),
+               "503": _answer("503", DETAIL_REF)}
     if any(p.get("in") == "query" for p in parameters) or "requestBody" in operation or method in WRITES:
         answers["400"] = _answer("400", ERRORS_REF)
     if method in WRITES:
@@ -83,6 +94,8 @@ def document_errors(result: dict[str, Any], generator, request, public) -> dict[
                 if parameter.get("in") in ("query", "path") and schema.get("type") == "string" and not (
                         {"enum", "format", "pattern"} & set(schema)):
                     schema["pattern"] = NO_NUL
+            if "requestBody" in operation and JSON_BODY not in operation.get("description", ""):
+                operation["description"] = operation.get("description", "") + JSON_BODY
             responses = operation.setdefault("responses", {})
             for code, answer in errors_of(method, operation).items():
                 responses.setdefault(code, answer)

@@ -12,9 +12,17 @@ from formats import registry
 from portal import labels, table_status
 from portal.rulebook import link_codes
 from portal.views.live import stamp
+from rulesets.interchange import web_link as is_web_link
 from tournaments.messages import render as render_message
 
 register = template.Library()
+
+
+@register.filter
+def web_link(value) -> str:
+    """The address when it is an http:// or https:// one, else ``""``: no other scheme (``javascript:``, ``data:``)
+    is ever rendered as a link, whatever was stored before links were checked."""
+    return value if is_web_link(value) else ""
 
 
 @register.filter

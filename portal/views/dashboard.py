@@ -13,6 +13,7 @@ from accounts.models import Role, TournamentRole
 from accounts.permissions import DASHBOARD_ROLES, can_see_dashboard, has_role
 from portal.dashboard import attention_items, next_steps, sections
 from portal.forms import AdoptRulesForm
+from portal.views.season_imports import import_links
 from rulesets.errors import NotAllowed
 from tournaments.commands import adopt_current_rules, rules_outdated
 from tournaments.models import AuditEntry, Tournament
@@ -31,7 +32,7 @@ def dashboard_view(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "accounts/dashboard.html", {
         "tournament": tournament, "sections": shown, "quiet": [s for s in shown if not s["items"]],
         "total": len(items), "now": now,
-        "tournament_zone": tournament.timezone,
+        "tournament_zone": tournament.timezone, "imports": import_links(tournament, request.user),
     })
 
 

@@ -38,6 +38,7 @@ from rulesets.base import Problem
 from rulesets.errors import Conflict, Invalid, NotFound, Refused
 from rulesets.facts import GAME_STATUSES, OUTCOMES, ROLES
 from tournaments import commands
+from tournaments.faults import once_more_after_race
 from tournaments.loader import load_facts
 from tournaments.messages import render as message_text
 from tournaments.models import Game, GameStatus, Group, Mask, Outcome, RoleChoice, Stage, Team, Tour, Tournament
@@ -143,7 +144,8 @@ def tour_entry_view(request: HttpRequest, slug: str, number: int) -> HttpRespons
             if empty:
                 raise Invalid([Problem(f"masks.{name}", _("%(team)s: the mask is empty; type it or mark the "
                                                           "team absent") % {"team": name}) for name in empty])
-            commands.record_tour_masks(request.user, tour.pk, {"masks": masks, "version": version})
+            once_more_after_race(lambda: commands.record_tour_masks(
+                request.user, tour.pk, {"masks": masks, "version": version}), "the tour's masks")
         except NotFound as exc:
             raise Http404("gone") from exc
         except Refused as refused:
@@ -331,10 +333,12 @@ def game_entry_view(request: HttpRequest, slug: str, stage_key: str, number: int
             if game is not None:
                 version = _number(form.cleaned_data.get("version", ""))
             # issue 41: the ticked new players join their rosters and the game is saved, in one transaction
-            saved = record_adding_players(request.user, tournament, stage, game,
-                                          payload if game is None else {**payload, "version": version},
-                                          roster_additions(rows, origin), game_problems=hooks.game_problems,
-                                          accept_conflicts=bool(form.cleaned_data.get("accept_conflicts")))
+            # a race lost to a concurrent save (the same new player, the same game number) is answered as without
+            # it: the second try finds what the other save wrote (tournaments.faults)
+            saved = once_more_after_race(lambda: record_adding_players(
+                request.user, tournament, stage, game, payload if game is None else {**payload, "version": version},
+                roster_additions(rows, origin), game_problems=hooks.game_problems,
+                accept_conflicts=bool(form.cleaned_data.get("accept_conflicts"))), "the game")
         except NotFound as exc:
             raise Http404("gone") from exc
         except commands.LaterConflicts as refused:

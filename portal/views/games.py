@@ -67,13 +67,24 @@ def decision_rows(request: HttpRequest, tournament: Tournament, game: Game) -> l
 
 
 def _penalty_rows(game: Game, violations: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """The game's penalties as the stored table lists them; a judge's penalty among them carries the id of its
+    recorded row (``penalty_pk``), which its appeal link names (FL-19)."""
     if violations is not None:
-        return [{**v, "kind_label": str(label(PENALTY_KINDS, v.get("kind")))}
+        rows = [{**v, "kind_label": str(label(PENALTY_KINDS, v.get("kind")))}
                 for v in violations if v.get("game") == game.number and v.get("stage") == game.stage.key]
+        if rows:
+            recorded = list(Penalty.objects.filter(game=game, replacement_for=None).order_by("order", "pk").values_list(
+                "pk", "kind", "team__name", "player__nick"))
+            for row in rows:
+                row["penalty_pk"] = next((pk for pk, kind, team, player in recorded if kind == row.get("kind")
+                                          and team in (None, row.get("team"))
+                                          and player == (row.get("player") or None)), None)
+        return rows
     return [{"team": p.team.name if p.team else None, "player": p.player.nick if p.player else None,
              "kind": p.kind, "kind_label": str(label(PENALTY_KINDS, p.kind)), "code": p.code,
-             "points": float(p.points), "text": p.text, "decided_at": p.decided_at, "fine": None}
-            for p in Penalty.objects.filter(game=game).select_related("team", "player").order_by("order", "pk")]
+             "points": float(p.points), "text": p.text, "decided_at": p.decided_at, "fine": None, "penalty_pk": p.pk}
+            for p in Penalty.objects.filter(game=game, replacement_for=None).select_related("team", "player").order_by(
+                "order", "pk")]
 
 
 def annulled_on_appeal(game: Game, seats: list) -> list[Appeal]:
@@ -113,6 +124,7 @@ def game_view(request: HttpRequest, slug: str, stage_key: str, number: int) -> H
         "penalties": _penalty_rows(game, violations), "annulled": annulled,
         "decisions": decision_rows(request, tournament, game),
         "appealable_violations": rulesets.get(tournament.ruleset).appeal_policy.detected_violations,
+        "appealable_penalties": rulesets.get(tournament.ruleset).appeal_policy.penalty_deadline is not None,
         "has_points": bool(points), "figures": figures_state(tournament), "zone": zone_caption(tournament.timezone, game.scheduled_at),
     })
 

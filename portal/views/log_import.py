@@ -24,6 +24,8 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from accounts.models import Role
+from accounts.permissions import has_role
 from portal.forms import GameLogForm, LogImportPressedForm
 from rulesets.base import Problem
 from tournaments.models import Stage, Tournament
@@ -89,11 +91,11 @@ def log_preview(request: HttpRequest, tournament: Tournament, stage: Stage, numb
 
 
 def roster_import_url(user, tournament: Tournament) -> str:
-    """Where the tournament's rosters are entered or imported (the admin's teams, for the site's staff); ``""``
-    for anyone else."""
-    if not getattr(user, "is_staff", False):
+    """Where the tournament's rosters are imported from a file (issue 38.1), for its organizers (the site's staff
+    among them); ``""`` for anyone else."""
+    if not has_role(user, tournament, Role.ORGANIZER):
         return ""
-    return f"{reverse('admin:tournaments_team_changelist')}?tournament__id__exact={tournament.pk}"
+    return reverse("import-rosters", args=[tournament.slug])
 
 
 def roster_additions(rows: list[dict[str, Any]], origin: dict[int, int]) -> dict[int, str]:

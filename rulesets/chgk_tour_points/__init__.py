@@ -36,6 +36,7 @@ from rulesets.chgk_tour_points.standings import (
     VERSION,
     appeal_deadline,
     appeal_in_time,
+    appeal_opens,
     compute,
     decision_deadline,
     questions_due,
@@ -50,7 +51,7 @@ from rulesets.protocol import AppealPolicy, Ruleset
 
 __all__ = [
     "KEY", "VERSION", "STAGE_KEYS", "DEFAULT_SETTINGS", "validate_settings", "validate", "compute",
-    "appeal_deadline", "appeal_in_time", "decision_deadline", "verdict_due", "verdict_late", "verdict_overdue",
+    "appeal_deadline", "appeal_in_time", "appeal_opens", "decision_deadline", "verdict_due", "verdict_late", "verdict_overdue",
     "questions_due", "tour_table",
     "Application", "ChecklistItem", "HostingWish", "QueueEntry", "admission_queue", "check_appeal_filer",
     "check_appeal_jury", "check_application", "check_line_up", "check_pack", "check_question",
@@ -75,6 +76,8 @@ RULESET = Ruleset(
         verdict_due=verdict_due,  # CHGK-18: 23:59 of D+9
         appeal_in_time=appeal_in_time,  # CHGK-18: before 00:00 of D+4, the one comparison everywhere
         verdict_late=verdict_late,  # CHGK-18: a verdict at or after 00:00 of D+10 is "given late"
+        verdict_overdue=verdict_overdue,  # CHGK-18: a pending appeal is overdue from 00:00 of D+10
+        appeal_opens=appeal_opens,  # roles.md: no appeal before 00:00 of D
         question_kinds=("removal", "accept_answer"),  # CHGK-19
         captain_files=True,
         filer_check=check_appeal_filer,  # CHGK-20: the captain, or a player delegated for a stated period

@@ -21,6 +21,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
+from rulesets.appeal_edges import not_played
 from rulesets.base import (
     Criterion,
     Problem,
@@ -235,11 +236,21 @@ def verdict_due(facts: TournamentFacts, appeal: Appeal) -> dt.datetime | None:
 
 
 def verdict_overdue(facts: TournamentFacts, appeal: Appeal, now: dt.datetime) -> bool:
-    """A verdict still missing after 23:59 of D+9 is flagged as overdue (CHGK-18)."""
+    """A verdict still missing after 23:59 of D+9 is flagged as overdue (CHGK-18): from 00:00 of D+10 in the
+    tournament's zone, not one instant earlier (23:59:59.5 of D+9 is still in time)."""
     tour = _appeal_tour(facts, appeal)
     if not appeal.pending or tour is None or tour.played_on is None:
         return False
     return now >= _next_midnight(facts, tour.played_on, rules_of(facts).verdict_days)
+
+
+def appeal_opens(facts: TournamentFacts, appeal: Appeal) -> dt.datetime | None:
+    """No appeal before the tour is played: filing opens at 00:00 of D in the tournament's zone (CHGK-18,
+    ``roles.md``); None for a tour without a date."""
+    tour = _appeal_tour(facts, appeal)
+    if tour is None or tour.played_on is None:
+        return None
+    return dt.datetime.combine(tour.played_on, dt.time(0, 0), tzinfo=_zone(facts))
 
 
 def decision_deadline(facts: TournamentFacts, decision: Decision) -> dt.datetime | None:
@@ -382,10 +393,12 @@ def _appeal_problems(facts: TournamentFacts) -> list[Problem]:
                 "(23:59 of D+3, CHGK-18)", tour=tour.number, question=appeal.question,
                 filed_at=appeal.filed_at.isoformat(), deadline=deadline.isoformat())))
         played = {team for team, _mask in tour.masks}
-        if appeal.team is not None and appeal.team not in played:
-            problems.append(Problem(f"{path}.team", _(
+        not_playing = not_played(tour, appeal.team) or (
+            None if appeal.team is None or appeal.team in played else _(
                 "%(team)s did not play tour %(tour)s and cannot appeal its questions (CHGK-20)", team=appeal.team,
-                tour=tour.number)))
+                tour=tour.number))
+        if not_playing is not None:
+            problems.append(Problem(f"{path}.team", not_playing))
         for ci, team in enumerate(appeal.credited_teams):
             if team not in played:
                 problems.append(Problem(f"{path}.credited_teams[{ci}]", _(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from rulesets import mafia
 from rulesets.class_balanced.rules import CONSTANTS
 from rulesets.class_balanced.settings import DEFAULT_SETTINGS, STAGE_KEYS, validate_settings
 from rulesets.class_balanced.standings import (
@@ -52,6 +53,7 @@ RULESET = Ruleset(
         deciders=("judge", "curator", "jury"),  # CB-17: the judge or curator (or the appeal jury) decides
         appeal_deadline=appeal_deadline,  # CB-17: the appealed decision's deadline
         decision_deadline=decision_deadline,  # CB-17: 48 hours after its publication
+        appeal_opens=mafia.appeal_opens,  # roles.md: no appeal before the decision's publication
         verdict_due=None,  # CB-17 sets no date for the answer
     ),
     seat_points=seat_points,  # CB-8..CB-10

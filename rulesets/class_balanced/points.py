@@ -14,7 +14,7 @@ from rulesets.base import to_fraction
 from rulesets.class_balanced.rules import CONSTANTS, ClassRanges
 from rulesets.class_balanced.settings import Config
 from rulesets.facts import Game, Seat, Stage, TournamentFacts
-from rulesets.mafia import effective_games
+from rulesets.mafia import active_penalties, effective_games
 from rulesets.messages import Text
 from rulesets.messages import text as _
 
@@ -157,7 +157,7 @@ def stage_result(facts: TournamentFacts, stage_key: str, cfg: Config) -> StageRe
             count_seat(result.teams.setdefault(seat.team, Tally()), game, seat, points, on_13)
             result.player_points[seat.player] = result.player_points.get(seat.player, Fraction(0)) + points
             result.player_games[seat.player] = result.player_games.get(seat.player, 0) + 1
-    for penalty in facts.penalties:
+    for penalty in active_penalties(facts):  # a penalty annulled on appeal costs nothing
         if (penalty.stage or "stage-1") != stage_key:
             continue
         team = penalty.team or (team_of_player(facts, penalty.player) if penalty.player else None)

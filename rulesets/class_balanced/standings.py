@@ -586,7 +586,7 @@ def _penalties(facts: TournamentFacts, state: Course, team: str) -> list[dict[st
     """The penalties deducted from the team's points in the stages shown (a stageless one is stage 1's)."""
     shown = set(STAGE_KEYS[:state.view + 1])
     out = []
-    for penalty in facts.penalties:
+    for penalty in mafia.active_penalties(facts):
         stage = penalty.stage or "stage-1"
         owner = penalty.team or (team_of_player(facts, penalty.player) if penalty.player else None)
         if owner == team and stage in shown:

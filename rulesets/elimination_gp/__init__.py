@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from rulesets import mafia
 from rulesets.elimination_gp.draw import draw_no_show, draw_teams, make_baskets
 from rulesets.elimination_gp.registration import stage_roster
 from rulesets.elimination_gp.rules import CONSTANTS
@@ -50,6 +51,7 @@ RULESET = Ruleset(
         deciders=("curator", "jury"),  # GP-23: the committee (curator role) or the appeal jury
         appeal_deadline=appeal_deadline,  # GP-23: the appealed decision's deadline
         decision_deadline=decision_deadline,  # GP-23: 72 hours after ``decided_at``
+        appeal_opens=mafia.appeal_opens,  # roles.md: no appeal before the decision's publication
         verdict_due=None,  # GP-23 sets no date for the committee's verdict
     ),
     seat_points=seat_points,  # GP-14

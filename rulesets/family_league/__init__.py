@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from rulesets import mafia
 from rulesets.family_league import ledger
 from rulesets.family_league.rules import CONSTANTS, detected_violation_closes
 from rulesets.family_league.settings import DEFAULT_SETTINGS, validate_settings
@@ -24,6 +25,7 @@ from rulesets.family_league.standings import (
     detected_violation_deadline,
     game_points,
     game_violations,
+    penalty_deadline,
     rank_table,
     seat_points,
     validate,
@@ -34,7 +36,7 @@ from rulesets.protocol import AppealPolicy, Ruleset
 
 __all__ = [
     "KEY", "VERSION", "STAGE_KEYS", "DEFAULT_SETTINGS", "validate_settings", "validate", "compute",
-    "appeal_deadline", "decision_deadline", "verdict_due", "seat_points", "game_points", "rank_table",
+    "appeal_deadline", "decision_deadline", "penalty_deadline", "verdict_due", "seat_points", "game_points", "rank_table",
     "detected_violation_deadline", "violation_windows", "game_violations", "DETECTED_VIOLATIONS", "RULESET",
 ]
 
@@ -51,6 +53,8 @@ RULESET = Ruleset(
         deciders=("curator", "jury"),  # FL-19: the curator (or the appeal jury) decides
         appeal_deadline=appeal_deadline,  # FL-19: the appealed decision's deadline
         decision_deadline=decision_deadline,  # FL-19: 72 hours after its publication
+        penalty_deadline=penalty_deadline,  # FL-19: a judge's penalty, 72 hours after its publication (roles.md)
+        appeal_opens=mafia.appeal_opens,  # roles.md: no appeal before the decision's or penalty's publication
         verdict_due=None,  # FL-19 sets no date for the curator's verdict
         detected_violation_closes=detected_violation_closes,  # FL-19: 72 h from the game's result_recorded_at
         violation_windows=violation_windows,  # FL-19: not final while a detected violation's window is open

@@ -260,10 +260,11 @@ def penalty_team(facts: TournamentFacts, penalty: Penalty) -> str | None:
 
 
 def fair_play_by_game(facts: TournamentFacts, stage: Stage) -> dict[int | None, list[Violation]]:
-    """The stage's fair-play penalties (FL-18), grouped by game; game-less ones under None."""
+    """The stage's fair-play penalties (FL-18) in force, grouped by game; game-less ones under None. A penalty
+    annulled on appeal costs nothing; one partly upheld costs its changed penalty (FL-19)."""
     far_future = dt.datetime.max.replace(tzinfo=dt.UTC)
     listed = [
-        (index, p) for index, p in enumerate(facts.penalties)
+        (index, p) for index, p in enumerate(mafia.active_penalties(facts))
         if p.stage == stage.key and penalty_team(facts, p) is not None
     ]
     listed.sort(key=lambda item: (item[1].decided_at or far_future, item[0]))

@@ -52,7 +52,7 @@ from rulesets.base import (
     round2,
     tied_groups,
 )
-from rulesets.facts import SCORING_STATUSES, Appeal, Decision, Game, Stage, TournamentFacts
+from rulesets.facts import SCORING_STATUSES, Appeal, Decision, Game, Penalty, Stage, TournamentFacts
 from rulesets.family_league.games import (
     FL15_CODES,
     Pool,
@@ -242,8 +242,17 @@ def decision_deadline(facts: TournamentFacts, decision: Decision) -> dt.datetime
     return mafia.decision_deadline(decision, rules_of(facts).appeal_hours, APPEAL_FROM)
 
 
+def penalty_deadline(facts: TournamentFacts, penalty: Penalty) -> dt.datetime | None:
+    """Last moment to appeal a judge's penalty: 72 hours after its publication (``published_at``, defaulting to
+    ``decided_at``; FL-19, ``roles.md``)."""
+    return mafia.penalty_deadline(penalty, rules_of(facts).appeal_hours)
+
+
 def appeal_deadline(facts: TournamentFacts, appeal: Appeal) -> dt.datetime | None:
-    """Last moment the appeal may be filed: the deadline of the decision it is against (FL-19)."""
+    """Last moment the appeal may be filed: the deadline of the decision or penalty it is against (FL-19)."""
+    penalty = mafia.appealed_penalty(facts, appeal)
+    if penalty is not None:
+        return penalty_deadline(facts, penalty)
     decision = mafia.appealed_decision(facts, appeal)
     return None if decision is None else decision_deadline(facts, decision)
 
@@ -254,12 +263,9 @@ def verdict_due(facts: TournamentFacts, appeal: Appeal) -> dt.datetime | None:
 
 
 def appeal_window_open(facts: TournamentFacts, now: dt.datetime) -> bool:
-    """Whether a decision in force may still be appealed at ``now`` (FL-19).
-
-    Appeals are filed against decisions (interchange: Appeals), so a fair-play
-    penalty, which no appeal can name, opens no window of its own.
-    """
-    return mafia.appeal_window_open(facts, rules_of(facts).appeal_hours, APPEAL_FROM, now)
+    """Whether a decision or a judge's penalty in force may still be appealed at ``now`` (FL-19: any
+    participant may appeal a judge's decision, a penalty included, within 72 hours of its publication)."""
+    return mafia.appeal_window_open(facts, rules_of(facts).appeal_hours, APPEAL_FROM, now, penalties=True)
 
 
 def detected_violation_deadline(facts: TournamentFacts, game: Game, violation: Violation | None = None,

@@ -50,6 +50,19 @@ def read_file(path: str) -> bytes:
     return raw
 
 
+def nul_problem(text: str) -> Problem | None:
+    """A text file holding a NUL character is refused whole (no column of the database stores one)."""
+    if "\x00" in text:
+        return Problem("", _("the file contains a NUL character: it is not a text file"))
+    return None
+
+
+def at_line(number: int, message: str) -> Problem:
+    """A problem of a text file's line ``number`` (1-based): the path ``lines[number-1]``, the message naming the
+    line (the roster, stage list and penalty files of issue 38)."""
+    return Problem(f"lines[{number - 1}]", _("line %(line)d: %(problem)s") % {"line": number, "problem": message})
+
+
 def refuse_in_command(stderr, problems) -> None:
     """A management command's refusal: each problem on stderr, then ``CommandError`` (nothing was saved)."""
     if problems:

@@ -99,6 +99,9 @@ def group_of_teams(stage: Stage, teams: Iterable[str | None]) -> str | None:
 def read_game_log(tournament: Tournament, stage: Stage, number: int, text: str,
                   chosen: dict[str, str] | None = None) -> LogImport:
     """The game object of stage ``stage``'s game ``number`` that the log ``text`` gives (see the module)."""
+    if "\x00" in text:  # no column stores one: refused for the API, the entry form and the command alike
+        return LogImport(game=None, problems=[Problem("log", _("%(path)s contains a NUL character") % {
+            "path": "log"})])
     parsed, problems = parse_game_log(text)
     if parsed is None:
         return LogImport(game=None, problems=problems)

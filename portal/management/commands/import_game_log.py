@@ -32,6 +32,24 @@ def pairs(values: list[str], option: str) -> dict[str, str]:
     return out
 
 
+def tournament_named(slug: str) -> Tournament:
+    """The tournament of ``--tournament``, or the command's error."""
+    row = Tournament.objects.filter(slug=slug).first()
+    if row is None:
+        raise CommandError(f"unknown tournament {slug!r}")
+    return row
+
+
+def acting_user(username: str | None):
+    """The user of ``--user``, who the audit names; required to write."""
+    if not username:
+        raise CommandError("--user USERNAME is required to write (the audit names who entered the result)")
+    acting = get_user_model().objects.filter(username=username).first()
+    if acting is None:
+        raise CommandError(f"unknown user {username!r}")
+    return acting
+
+
 class Command(BaseCommand):
     help = "Read a mafiaonline.ru game log (\"Лог партии\") as game N of a stage; --dry-run prints it as JSON."
 
@@ -58,9 +76,7 @@ class Command(BaseCommand):
             text = as_text(read_file(log))
         except Refused as exc:
             raise CommandError(exc.message) from exc
-        row = Tournament.objects.filter(slug=tournament).first()
-        if row is None:
-            raise CommandError(f"unknown tournament {tournament!r}")
+        row = tournament_named(tournament)
         stage_row = Stage.objects.filter(tournament=row, key=stage).first()
         if stage_row is None:
             raise CommandError(f"tournament {tournament} has no stage {stage!r}")
@@ -77,11 +93,7 @@ class Command(BaseCommand):
             self.stderr.write("not in the log (add them in the entry form): " + ", ".join(result.not_in_log))
             self.stdout.write(json.dumps(result.game, ensure_ascii=False, indent=2))
             return
-        if not user:
-            raise CommandError("--user USERNAME is required to write (the audit names who entered the result)")
-        acting = get_user_model().objects.filter(username=user).first()
-        if acting is None:
-            raise CommandError(f"unknown user {user!r}")
+        acting = acting_user(user)
         try:
             saved = import_game_log(acting, tournament, stage, game, text, chosen=chosen,
                                     game_problems=hooks.game_problems, seat_values=stats_of)
