@@ -118,19 +118,11 @@ def verdict_given_late(appeal: Appeal) -> bool:
 
     Reads only the appeal's tour (with its stage) and the tournament's zone, not the whole tournament.
     """
-    tournament = appeal.tournament
-    late = rulesets.get(tournament.ruleset).appeal_policy.verdict_late
-    tour = appeal.tour
-    if late is None or tour is None or appeal.verdict is None or appeal.verdict_at is None:
+    late = rulesets.get(appeal.tournament.ruleset).appeal_policy.verdict_late
+    if late is None or appeal.verdict is None or appeal.verdict_at is None:
         return False
-    facts = F.TournamentFacts(
-        slug=tournament.slug, name=tournament.name, ruleset=tournament.ruleset, timezone=tournament.timezone,
-        settings=dict(tournament.settings), rules=dict(tournament.rules),
-        stages=(F.Stage(key=tour.stage.key, tours=(F.Tour(number=tour.number, host=None, questions=tour.questions,
-                                                          played_on=tour.played_on),)),))
-    probe = F.Appeal(kind=appeal.kind, filed_at=appeal.filed_at, stage=tour.stage.key, tour=tour.number,
-                     question=appeal.question, verdict=appeal.verdict, decided_at=appeal.verdict_at)
-    return late(facts, probe)
+    probed = _tour_probe(appeal)
+    return probed is not None and late(*probed)
 
 
 def _tour_probe(appeal: Appeal) -> tuple[F.TournamentFacts, F.Appeal] | None:
