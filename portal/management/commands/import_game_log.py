@@ -40,6 +40,14 @@ def tournament_named(slug: str) -> Tournament:
     return row
 
 
+def stage_named(tournament: Tournament, key: str) -> Stage:
+    """The stage of ``--stage`` in the tournament, or the command's error."""
+    stage = Stage.objects.filter(tournament=tournament, key=key).first()
+    if stage is None:
+        raise CommandError(f"tournament {tournament.slug} has no stage {key!r}")
+    return stage
+
+
 def acting_user(username: str | None):
     """The user of ``--user``, who the audit names; required to write."""
     if not username:
@@ -77,9 +85,7 @@ class Command(BaseCommand):
         except Refused as exc:
             raise CommandError(exc.message) from exc
         row = tournament_named(tournament)
-        stage_row = Stage.objects.filter(tournament=row, key=stage).first()
-        if stage_row is None:
-            raise CommandError(f"tournament {tournament} has no stage {stage!r}")
+        stage_row = stage_named(row, stage)
         if dry_run:
             result = read_game_log(row, stage_row, game, text, chosen)
             self._refuse_if(result.problems)

@@ -20,10 +20,9 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from portal import hooks
-from portal.management.commands.import_game_log import acting_user, pairs, tournament_named
+from portal.management.commands.import_game_log import acting_user, pairs, stage_named, tournament_named
 from rulesets.errors import Refused
 from tournaments.messages import render
-from tournaments.models import Stage
 from tournaments.sources.files import as_text, read_file, refuse_in_command
 from tournaments.sources.log_batch import REFUSED, import_log_batch, log_files, read_log_batch
 
@@ -54,9 +53,7 @@ class Command(BaseCommand):
             except Refused as exc:
                 raise CommandError(exc.message) from exc
         row = tournament_named(tournament)
-        stage_row = Stage.objects.filter(tournament=row, key=stage).first()
-        if stage_row is None:
-            raise CommandError(f"tournament {tournament} has no stage {stage!r}")
+        stage_row = stage_named(row, stage)
         files = log_files(logs)
         if dry_run:
             batch = read_log_batch(row, stage_row, files, stage_list=stage_list, lines=line, teams=chosen)
