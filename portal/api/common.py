@@ -25,6 +25,7 @@ from rulesets.base import Problem
 from rulesets.errors import Invalid
 from tournaments.faults import lost_a_race, reason_of
 from tournaments.messages import problem_row
+from tournaments.sources.files import too_large
 from tournaments.sources.json_input import read_json
 
 log = logging.getLogger(__name__)
@@ -291,3 +292,21 @@ class ZonedDateTimeField(serializers.Field):
 
     def to_representation(self, value):
         return value
+
+
+TRUE = ("1", "true", "yes", "on")  # what a boolean query parameter says for yes
+
+
+def dry_run(request) -> bool:
+    """``?dry_run=true``: answer what would be saved, write nothing."""
+    return request.query_params.get("dry_run", "").strip().lower() in TRUE
+
+
+def oversized(request) -> Response | None:
+    """413 before the body is read, from its announced length."""
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    problem = too_large(length)
+    return refusal(problem.message, code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE) if problem else None

@@ -31,7 +31,7 @@ from rest_framework.views import APIView
 from accounts.permissions import can_enter_results
 from formats.chgk_tour_points.rating_import import import_rating_results, read_rating_results
 from portal import hooks
-from portal.api.common import DETAIL_SCHEMA, ERRORS_SCHEMA, WellFormedInput, refusal
+from portal.api.common import DETAIL_SCHEMA, ERRORS_SCHEMA, WellFormedInput, dry_run, oversized
 from rulesets.base import Problem
 from rulesets.errors import Invalid, NotAllowed
 from rulesets.interchange import MAX_ITEMS, Reader, safe_text
@@ -45,25 +45,11 @@ SLUG = r"[-\w]+"
 DRY_RUN = OpenApiParameter("dry_run", OpenApiTypes.BOOL, description="answer what would be saved; write nothing")
 
 
-def _dry_run(request) -> bool:
-    return request.query_params.get("dry_run", "").strip().lower() in ("1", "true", "yes", "on")
-
-
 def _tournament(request, slug: str) -> Tournament:
     tournament = get_object_or_404(Tournament, slug=slug)
     if not can_enter_results(request.user, tournament):
         raise NotAllowed(_("Only the tournament's organizers, judges and curator may enter its results."))
     return tournament
-
-
-def _oversized(request) -> Response | None:
-    """413 before the body is read, from its announced length."""
-    try:
-        length = int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        length = 0
-    problem = too_large(length)
-    return refusal(problem.message, code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE) if problem else None
 
 
 def _object_of(value: Any, path: str, what: str) -> dict:
@@ -213,9 +199,9 @@ class GameLogImportView(_ImportView):
             "not_in_log": ["stats", "fake_passport"], "problems": []})],
     )
     def post(self, request, slug: str, stage_key: str, number: int):
-        oversized = _oversized(request)
-        if oversized is not None:
-            return oversized
+        too_big = oversized(request)
+        if too_big is not None:
+            return too_big
         tournament = _tournament(request, slug)
         stage = get_object_or_404(Stage, tournament=tournament, key=stage_key)
         data = self._data(request)
@@ -230,7 +216,7 @@ class GameLogImportView(_ImportView):
                 "path": "log" if raw is not None else "html"}))
         chosen = _names(data.get("teams"), "teams")
         stats = _stats(data.get("stats"), "stats")
-        if _dry_run(request):
+        if dry_run(request):
             result = read_game_log(tournament, stage, int(number), text, chosen)
             if result.problems:
                 raise Invalid(result.problems)
@@ -270,9 +256,9 @@ class RatingImportView(_ImportView):
             "unmatched": [], "skipped": [], "problems": []})],
     )
     def post(self, request, slug: str, number: int):
-        oversized = _oversized(request)
-        if oversized is not None:
-            return oversized
+        too_big = oversized(request)
+        if too_big is not None:
+            return too_big
         tournament = _tournament(request, slug)
         data = self._data(request)
         raw = _upload(request, "file")
@@ -291,7 +277,7 @@ class RatingImportView(_ImportView):
             root = "results"
         mapping = _mapping(data.get("map"), "map")
         skip = _flag(data.get("skip_unmatched"), "skip_unmatched")
-        if _dry_run(request):
+        if dry_run(request):
             result = read_rating_results(tournament, int(number), results, mapping, skip, root=root)
             if result.problems:
                 raise Invalid(result.problems)

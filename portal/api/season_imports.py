@@ -32,7 +32,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from portal import hooks
-from portal.api.common import WellFormedInput, refusal
+from portal.api.common import TRUE, WellFormedInput, dry_run, oversized
 from rulesets.base import Problem
 from rulesets.errors import Invalid, NotAllowed
 from tournaments.commands import require_result_entry
@@ -45,21 +45,6 @@ from tournaments.sources.roster_import import import_rosters, read_rosters, requ
 
 SLUG = r"[-\w]+"
 DRY_RUN = OpenApiParameter("dry_run", OpenApiTypes.BOOL, description="answer what would be done; write nothing")
-TRUE = ("1", "true", "yes", "on")
-
-
-def dry_run(request) -> bool:
-    return request.query_params.get("dry_run", "").strip().lower() in TRUE
-
-
-def oversized(request) -> Response | None:
-    """413 before the body is read, from its announced length."""
-    try:
-        length = int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        length = 0
-    problem = too_large(length)
-    return refusal(problem.message, code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE) if problem else None
 
 
 def body(request) -> Mapping[str, Any]:
