@@ -49,7 +49,7 @@ def test_rule_code_on_the_game_page_opens_its_explanation_on_the_rules_page(demo
 
 @pytest.mark.parametrize("language", ["ru", "en"])
 def test_chgk_season_grid_from_the_tournament_header_at_phone_width(demo_site, page_factory, language):
-    """CHGK-16: teams by tours, each cell place and points; wide grids scroll inside their wrapper at 390 px."""
+    """CHGK-16: teams by tours, each cell place, points and correct answers; wide grids scroll inside their wrapper at 390 px."""
     page = page_factory(width=390, locale=language)
     page.goto(f"/t/{CHGK}/")
     with page.expect_navigation():
@@ -59,7 +59,10 @@ def test_chgk_season_grid_from_the_tournament_header_at_phone_width(demo_site, p
     assert rows.count() >= 5
     played = page.locator(".season-grid td.grid-played")
     assert played.count() > 0
-    assert re.fullmatch(r"\d+(-\d+)?\s+\d+([.,]\d+)?", played.first.inner_text().strip())
+    # place, points and the correct answers of the tour (issue 41, item 6)
+    place, points, answers = played.first.inner_text().strip().splitlines()
+    assert re.fullmatch(r"\d+(-\d+)?", place) and re.fullmatch(r"\d+([.,]\d+)?", points)
+    assert re.search(r"\d", answers)
     assert page_width(page) <= 390
 
 

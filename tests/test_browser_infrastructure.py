@@ -17,13 +17,14 @@ from tests.browser import OffSiteGuard, PlaywrightError, browser_test, html_lang
 ROOT = Path(__file__).resolve().parent.parent
 MARKED = re.compile(r"pytestmark\s*=\s*\[?\s*\*?BROWSER\b|@browser_test")
 OWN_BROWSER = re.compile(r"sync_playwright\s*\(|\.new_context\s*\(|chromium\.launch\s*\(")
+USES_BROWSER = re.compile(r"^\s*(?:from|import)\s+(?:playwright\b|tests\.browser\b)", re.MULTILINE)
 
 
 def browser_test_modules() -> list[Path]:
     found = [*ROOT.glob("tests/**/test_*.py"), *ROOT.glob("formats/*/tests/test_*.py"),
              *ROOT.glob("*/tests/test_*.py")]
     return sorted({p for p in found if ".venv" not in p.parts
-                   and (p.name.startswith("test_browser") or "playwright" in p.read_text(encoding="utf-8"))})
+                   and (p.name.startswith("test_browser") or USES_BROWSER.search(p.read_text(encoding="utf-8")))})
 
 
 def test_every_browser_test_opens_its_pages_through_the_guarded_page_factory():

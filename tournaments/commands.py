@@ -635,7 +635,7 @@ def add_to_roster(user, tournament: Tournament, stage: Stage | None, team_name: 
             "max": Player._meta.get_field("nick").max_length})
     team = _roster_team(tournament, stage, team_name)
     with transaction.atomic():
-        team = Team.objects.select_for_update().select_related("family").get(pk=team.pk)
+        team = Team.objects.select_for_update(of=("self",)).select_related("family").get(pk=team.pk)
         family_member = family_member and team.family_id is not None
         player = Player.objects.filter(nick=nick).first()
         participant = Participant.objects.filter(tournament=tournament, player=player).select_related(

@@ -503,7 +503,7 @@ class AuditEntry(models.Model):
                              verbose_name=_("user"))
     username = models.CharField(_("user name"), max_length=150, blank=True)
     at = models.DateTimeField(_("at"), auto_now_add=True, db_index=True)
-    action = models.CharField(_("action"), max_length=10)
+    action = models.CharField(_("action"), max_length=32)
     model = models.CharField(_("model"), max_length=60)
     object_id = models.CharField(_("object id"), max_length=40, blank=True)
     object_repr = models.CharField(_("object"), max_length=200, blank=True)
