@@ -2,22 +2,23 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from accounts import views
+from accounts.attempts import limited
 
 AUTH = "accounts/auth/"
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
-    path("login/", auth_views.LoginView.as_view(template_name=AUTH + "login.html", redirect_authenticated_user=True),
-         name="login"),
+    path("login/", limited("login")(auth_views.LoginView.as_view(
+        template_name=AUTH + "login.html", redirect_authenticated_user=True)), name="login"),
     path("logout/", auth_views.LogoutView.as_view(template_name=AUTH + "logged_out.html"), name="logout"),
     path("password/change/", auth_views.PasswordChangeView.as_view(template_name=AUTH + "password_change_form.html"),
          name="password_change"),
     path("password/change/done/",
          auth_views.PasswordChangeDoneView.as_view(template_name=AUTH + "password_change_done.html"),
          name="password_change_done"),
-    path("password/reset/", auth_views.PasswordResetView.as_view(
+    path("password/reset/", limited("password_reset")(auth_views.PasswordResetView.as_view(
         template_name=AUTH + "password_reset_form.html", email_template_name=AUTH + "password_reset_email.txt",
-        subject_template_name=AUTH + "password_reset_subject.txt"), name="password_reset"),
+        subject_template_name=AUTH + "password_reset_subject.txt")), name="password_reset"),
     path("password/reset/done/", auth_views.PasswordResetDoneView.as_view(
         template_name=AUTH + "password_reset_done.html"), name="password_reset_done"),
     path("reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(

@@ -141,6 +141,13 @@ AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = 1
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# The lockout keys on the client's real address behind DJANGO_NUM_PROXIES proxies, as the API throttle does; one
+# address is also limited in how many logins and reset requests it may try (accounts.attempts, issue 48).
+AXES_CLIENT_IP_CALLABLE = "accounts.addresses.client_address"
+ADDRESS_ATTEMPT_LIMITS = {
+    "login": (int(os.environ.get("LOGIN_ATTEMPTS_PER_ADDRESS", "30")), 600),
+    "password_reset": (int(os.environ.get("RESET_ATTEMPTS_PER_ADDRESS", "5")), 3600),
+}
 LOGIN_REDIRECT_URL = "/"
 
 LANGUAGE_CODE = "ru"

@@ -36,6 +36,12 @@ def _eager_unless_real_worker(request, settings):
 
 
 @pytest.fixture(autouse=True)
+def _no_address_attempt_limit(settings):
+    """Many tests sign in from 127.0.0.1 within minutes; ``tests/test_login_limits.py`` sets its own limits."""
+    settings.ADDRESS_ATTEMPT_LIMITS = {"login": (10**6, 600), "password_reset": (10**6, 3600)}
+
+
+@pytest.fixture(autouse=True)
 def _game_cache_for_every_tournament(settings):
     """Every recompute in the tests goes through the loader's game cache, which starts empty."""
     from tournaments import game_cache
