@@ -84,5 +84,8 @@ urlpatterns = [
             name="api-schedule-ics"),
     path("", include("portal.api.imports")),  # issue 18: a game log, a rating-site response
     path("", include("portal.api.season_imports")),  # issue 38: rosters, a batch of game logs, penalties
+    path("", include("portal.api.applications")),  # issue 42: a ChGK captain applies, the organizers decide
+    path("", include("portal.api.setup")),  # issue 42: POST tournaments/new/ creates a tournament
+    path("", include("portal.api.roles")),  # issue 42.1: a tournament's roles, granted and revoked
     path("", include(router.urls)),
 ]

@@ -35,11 +35,13 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from django.db.models import Exists, OuterRef
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 import rulesets
+from accounts.models import Role, TournamentRole
 from appeals.services import verdict_due, verdict_overdue
 from formats import registry
 from formats.registry import DashboardItem as Item
@@ -56,6 +58,8 @@ from tournaments.models import (
     Game,
     GameStatus,
     PrizePayment,
+    Stage,
+    Team,
     Tour,
     Tournament,
 )
@@ -98,11 +102,32 @@ def _pending(tournament: Tournament) -> list[Appeal]:
         "tour__stage", "decision", "team").order_by("filed_at", "pk")[:LIMIT])
 
 
-def next_steps(tournament: Tournament, now: dt.datetime) -> list[Item]:
+def _setting_up(tournament: Tournament) -> list[Item]:
+    """A new tournament's first steps, on the portal's own pages: its stages, its teams, its judges (issue 42)."""
+    has = Tournament.objects.filter(pk=tournament.pk).annotate(
+        has_stages=Exists(Stage.objects.filter(tournament=OuterRef("pk"))),
+        has_teams=Exists(Team.objects.filter(tournament=OuterRef("pk"))),
+        has_roles=Exists(TournamentRole.objects.filter(tournament=OuterRef("pk")).exclude(role=Role.ORGANIZER)),
+    ).values("has_stages", "has_teams", "has_roles").first() or {}
+    items = []
+    if not has.get("has_stages"):
+        items.append(Item("next", "setup:stages", _("Add the tournament's stages"),
+                          reverse("tournament-structure", args=[tournament.slug])))
+    if not has.get("has_teams"):
+        items.append(Item("next", "setup:teams", _("Bring in the teams and their players from a file"),
+                          reverse("import-rosters", args=[tournament.slug])))
+    if not has.get("has_roles"):
+        items.append(Item("next", "setup:roles", _("Name the judges, the curator and the jury"),
+                          reverse("tournament-roles", args=[tournament.slug])))
+    return items
+
+
+def next_steps(tournament: Tournament, now: dt.datetime, *, organizer: bool = True) -> list[Item]:
     """Issue 42.2: what the organizer does next, each with the page that does it: the format's own steps (open a
     stage's registration, draw the groups, ...), the next result to enter, the appeals waiting."""
     pending = Appeal.objects.filter(tournament=tournament, verdict__isnull=True).count()
-    items = list(registry.for_tournament(tournament).next_steps(tournament, now))
+    setting_up = _setting_up(tournament) if organizer else []  # the organizer's acts (spec/roles.md)
+    items = setting_up + list(registry.for_tournament(tournament).next_steps(tournament, now))
     if rulesets.get(tournament.ruleset).rounds == "games":
         game = (Game.objects.filter(stage__tournament=tournament, status=GameStatus.SCHEDULED)
                 .select_related("stage").order_by("stage__order", "scheduled_at", "number").first())
@@ -131,7 +156,8 @@ def _games(tournament: Tournament, now: dt.datetime) -> list[Item]:
     return [Item("games", f"game:{g.stage.key}:{g.number}",
                  _("Game %(number)s (%(stage)s) was scheduled and has no result yet.")
                  % {"number": g.number, "stage": g.stage.key},
-                 admin_url("tournaments_game_change", g.pk), due=g.scheduled_at, overdue=True) for g in games]
+                 reverse("game-entry", args=[tournament.slug, g.stage.key, g.number]), due=g.scheduled_at,
+                 overdue=True) for g in games]
 
 
 def _appeals(tournament: Tournament, pending: list[Appeal], facts, now: dt.datetime) -> list[Item]:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.apps import apps
-from django.core.exceptions import FieldDoesNotExist
+from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import models
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -33,13 +33,17 @@ ACTIONS = {
     "merge": gettext_lazy("merged"), "schedule": gettext_lazy("schedule generated"), "fl3_judged": gettext_lazy("judged (FL-3)"),
     "accept_conflicts": gettext_lazy("saved, putting later games in conflict"),
     "conflicts_resolved": gettext_lazy("conflicts with later games resolved"),
+    "grant_role": gettext_lazy("role granted"), "revoke_role": gettext_lazy("role revoked"),  # tournaments.grants
+    "set_captain": gettext_lazy("captain named"), "set_head": gettext_lazy("family head named"),
+    "chgk_apply": gettext_lazy("applied (CHGK-1)"), "chgk_admit": gettext_lazy("admitted (CHGK-5)"),
+    "chgk_refuse": gettext_lazy("refused (CHGK-5)"),
 }
 KEYS = {
     "seats": gettext_lazy("seats"), "absent_teams": gettext_lazy("absent teams"),
     "no_show_eliminated": gettext_lazy("eliminated for a no-show"), "masks": gettext_lazy("answer masks"),
     "group": gettext_lazy("group"), "rules": gettext_lazy("rule constants"), "games": gettext_lazy("games"),
     "groups": gettext_lazy("groups"), "seed": gettext_lazy("public draw seed"),
-    "conflicts": gettext_lazy("later games in conflict"),
+    "conflicts": gettext_lazy("later games in conflict"), "head": gettext_lazy("head"),
 }
 
 
@@ -63,6 +67,17 @@ def _field(model: type[models.Model] | None, key: str) -> models.Field | None:
     return field if getattr(field, "concrete", False) else None
 
 
+def _is_key(model: type[models.Model], value: Any) -> bool:
+    """A stored reference that is a row id (a game's state keeps its group by name: that is shown as written)."""
+    if value in (None, "") or isinstance(value, bool | dict | list):
+        return False
+    try:
+        model._meta.pk.to_python(value)
+    except ValidationError:
+        return False
+    return True
+
+
 def _names(entries: Iterable[AuditEntry]) -> dict[type[models.Model], dict[Any, str]]:
     """``{related model: {pk: str(row)}}`` of every reference the entries hold, one query per model."""
     wanted: dict[type[models.Model], set[Any]] = defaultdict(set)
@@ -71,7 +86,7 @@ def _names(entries: Iterable[AuditEntry]) -> dict[type[models.Model], dict[Any, 
         for side in (entry.before or {}, entry.after or {}):
             for key, value in side.items():
                 field = _field(model, key)
-                if field is not None and field.many_to_one and value not in (None, ""):
+                if field is not None and field.many_to_one and _is_key(field.related_model, value):
                     wanted[field.related_model].add(value)
     return {related: {row.pk: str(row) for row in related._default_manager.filter(pk__in=pks)}
             for related, pks in wanted.items()}
@@ -118,6 +133,8 @@ def _text(field: models.Field | None, key: str, value: Any, names: dict[type[mod
     if value is None or value == "" or value == []:
         return "—"
     if field is not None and field.many_to_one:
+        if not _is_key(field.related_model, value):
+            return str(value)
         return names.get(field.related_model, {}).get(value, f"#{value}")
     if field is not None and field.choices:
         return str(dict(field.flatchoices).get(value, value))

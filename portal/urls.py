@@ -1,6 +1,6 @@
 """Site-wide pages (included at "" by config.urls); each format home adds its own (``formats.registry``)."""
 
-from django.urls import path
+from django.urls import include, path
 
 from portal.views import (
     dashboard,
@@ -11,10 +11,13 @@ from portal.views import (
     my,
     people,
     prizes,
+    roles,
     rulebook,
     search,
     season_imports,
     selfservice,
+    setup,
+    structure,
     tournament,
 )
 
@@ -41,6 +44,10 @@ urlpatterns = [
     path("accounts/claims/", selfservice.claims_view, name="claims"),
     path("accounts/players/merge/", selfservice.merge_view, name="player-merge"),
     path("accounts/dashboard/", dashboard.dashboards_view, name="dashboards"),
+    path("accounts/dashboard/new/", setup.tournament_new_view, name="tournament-new"),  # before <slug>: issue 42
     path("accounts/dashboard/<slug:slug>/", dashboard.dashboard_view, name="dashboard"),
     path("accounts/dashboard/<slug:slug>/rules/", dashboard.rules_view, name="tournament-rules"),
+    path("accounts/dashboard/<slug:slug>/roles/", roles.roles_view, name="tournament-roles"),  # issue 42.1
+    path("accounts/dashboard/<slug:slug>/structure/", structure.structure_view, name="tournament-structure"),
+    path("api/v1/", include("portal.api.structure")),  # issue 42.1: stages and tours written by the organizers
 ]

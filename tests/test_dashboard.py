@@ -63,7 +63,7 @@ def test_chgk_dashboard_lists_the_pending_appeal_and_the_overdue_checklist_items
     appeal_item = items[0]
     assert appeal_item.due == dt.datetime(2013, 3, 2, 23, 59, 59, tzinfo=MSK) and appeal_item.overdue
     assert appeal_item.rule == "CHGK-18" and appeal_item.url == reverse("appeal-verdict", args=[appeal.pk])
-    assert items[1].url == reverse("admin:tournaments_tour_change", args=[appeal.tour_id])
+    assert items[1].url == reverse("chgk-checklists", args=[tournament.slug])  # the portal's page (issue 42.6)
     assert items[1].rule == "CHGK-11" and items[3].rule == "CHGK-18"
 
 
@@ -122,9 +122,9 @@ def test_family_league_dashboard_lists_the_late_game_eligibility_problems_and_th
         "eligibility:Fam03:Fam03-p2:blacklist",
         "tie:qualifying:A",
     ]
-    assert items[0].url == reverse("admin:tournaments_game_change", args=[game.pk])
-    assert items[1].url == reverse("admin:tournaments_team_change",
-                                   args=[Team.objects.get(tournament=tournament, name="Fam01").pk])
+    assert items[0].url == reverse("game-entry", args=[tournament.slug, "final", game.number])  # issue 42.6
+    assert items[1].url == reverse("team", args=[tournament.slug,
+                                                 Team.objects.get(tournament=tournament, name="Fam01").pk])
     assert items[-1].rule == "FL-11"
 
 
@@ -167,7 +167,7 @@ def test_dashboard_page_links_every_item_to_where_it_is_fixed(client, chgk):
     client.force_login(organizer)
     content = client.get(reverse("dashboard", args=[tournament.slug])).content.decode()
     assert f'href="{reverse("appeal-verdict", args=[appeal.pk])}"' in content
-    assert f'href="{reverse("admin:tournaments_tour_change", args=[appeal.tour_id])}"' in content
+    assert f'href="{reverse("chgk-checklists", args=[tournament.slug])}"' in content
     assert "Europe/Moscow" in content and 'data-key="checklist:2:verdicts"' in content
     assert client.get(reverse("dashboards")).context["tournaments"] == [tournament]
 
@@ -180,7 +180,8 @@ def test_chgk_dashboard_queries_do_not_grow_with_the_season(client, teams, djang
         playing = Team.objects.filter(tournament=tournament).exclude(pk=host.pk).first()
         pending_appeal(tournament, number, 2, playing.name)
     client.force_login(UserFactory(is_staff=True))
-    with django_assert_max_num_queries(32):  # 30, and the next steps: the next tour to enter, the appeals count
+    with django_assert_max_num_queries(33):  # 30, the next steps (the next tour to enter, the appeals count) and
+        # the setting-up steps' one query (issue 42)
         response = client.get(reverse("dashboard", args=[tournament.slug]))
     assert len([i for s in response.context["sections"] for i in s["items"] if i.section == "appeals"]) == 3
 
@@ -192,7 +193,7 @@ def test_family_league_dashboard_queries_do_not_grow_with_the_league(client, gam
         status=GameStatus.SCHEDULED, outcome=None, scheduled_at=timezone.now() - dt.timedelta(hours=1))
     Participant.objects.filter(tournament=tournament, player__nick="Fam01-p1").update(banned=True)
     client.force_login(UserFactory(is_staff=True))
-    with django_assert_max_num_queries(20):
+    with django_assert_max_num_queries(21):  # with the setting-up steps' one query (issue 42)
         response = client.get(reverse("dashboard", args=[tournament.slug]))
     assert response.context["total"] == 4
 

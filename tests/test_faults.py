@@ -315,6 +315,19 @@ def test_without_advisory_locks_a_young_unfinished_run_counts_as_running(setting
     assert run.finished_at is None
 
 
+def _until_no_session_holds(key: tuple[int, int], seconds: float = 10.0) -> None:
+    """A closed client's backend ends a moment after the client: wait until the server has let its lock go."""
+    deadline = time.monotonic() + seconds
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = %s AND objid = %s",
+                           [key[0], key[1]])
+            if cursor.fetchone()[0] == 0:
+                return
+            time.sleep(0.05)
+    pytest.fail(f"the advisory lock {key} was still held {seconds} s after its session closed")
+
+
 @pytest.mark.django_db
 def test_on_postgresql_a_run_is_abandoned_as_soon_as_no_session_holds_its_lock():
     """A live recompute holds the shared advisory lock; the sweep leaves it; once its session ends, closes it."""
@@ -334,6 +347,7 @@ def test_on_postgresql_a_run_is_abandoned_as_soon_as_no_session_holds_its_lock()
         assert run.finished_at is None
     finally:
         other.close()  # the "worker" dies: its session, and so its lock, is gone
+    _until_no_session_holds(services.lock_key(tournament.pk))
     result = services.sweep(tasks.enqueue)
     assert result.closed == 1 and result.queued == [tournament.pk]
     run.refresh_from_db()

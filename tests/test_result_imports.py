@@ -153,22 +153,24 @@ def test_issue_18_entry_form_previews_the_log_and_saves_nothing(cup, organizer):
 # --- ChGK ---
 
 
+def rating_season(path: Path) -> Tournament:
+    """A ChGK season of the teams of a rating file, with tour 1 to import into."""
+    rows = json.loads(path.read_text(encoding="utf-8"))
+    if isinstance(rows, dict):
+        names = list(rows["current_name"].values())
+    else:
+        names = [r["team"]["name"] if "team" in r else r["current_name"] for r in rows]
+    teams = [{"name": n, "captain": f"cap-{i}", "players": [f"cap-{i}"]} for i, n in enumerate(names)]
+    return import_document({
+        "format": "tournament-portal/1",
+        "tournament": {"slug": f"chgk-{path.stem[-5:]}", "name": "ChGK", "ruleset": "chgk_tour_points",
+                       "timezone": "Europe/Moscow", "starts_on": "2015-11-08"},
+        "teams": teams, "stages": [{"key": "season", "tours": [{"number": 1, "questions": 12}]}]})
+
+
 @pytest.fixture
 def season():
-    """A ChGK season of the teams of a rating file, with tour 1 to import into."""
-    def build(path: Path) -> Tournament:
-        rows = json.loads(path.read_text(encoding="utf-8"))
-        if isinstance(rows, dict):
-            names = list(rows["current_name"].values())
-        else:
-            names = [r["team"]["name"] if "team" in r else r["current_name"] for r in rows]
-        teams = [{"name": n, "captain": f"cap-{i}", "players": [f"cap-{i}"]} for i, n in enumerate(names)]
-        return import_document({
-            "format": "tournament-portal/1",
-            "tournament": {"slug": f"chgk-{path.stem[-5:]}", "name": "ChGK", "ruleset": "chgk_tour_points",
-                           "timezone": "Europe/Moscow", "starts_on": "2015-11-08"},
-            "teams": teams, "stages": [{"key": "season", "tours": [{"number": 1, "questions": 12}]}]})
-    return build
+    return rating_season
 
 
 def staff(django_user_model):

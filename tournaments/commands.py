@@ -50,7 +50,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 import rulesets
-from accounts.models import Family, Player, Role, TournamentRole
+from accounts.models import Family, Player, Role
 from accounts.permissions import can_enter_results, can_record_decisions, has_role
 from accounts.zones import moment_text, zone_of
 from rulesets import facts as F
@@ -59,7 +59,7 @@ from rulesets.errors import Conflict, Invalid, NotAllowed, NotFound
 from rulesets.interchange import Reader, check_references, parse_decision, parse_game, parse_penalty, parse_tour
 from rulesets.messages import Text, as_data
 from rulesets.rules import differences, frozen
-from tournaments import audit, purge, rosters
+from tournaments import audit, grants, purge, rosters
 from tournaments.changes import bulk_change, mark_changed
 from tournaments.loader import load_facts
 from tournaments.models import (
@@ -599,11 +599,8 @@ def _roster_refusal(tournament: Tournament, team: Team, player: Player) -> Inval
     other = rosters.roster_conflict(team, player.pk)
     if other is not None:
         return refuse("player", rosters.roster_conflict_message(player.nick, other))
-    if player.user_id is not None and TournamentRole.objects.filter(
-            user_id=player.user_id, tournament=tournament, role=Role.JURY).exists():
-        return refuse("player", _("%(nick)s sits on the appeal jury of this tournament and cannot play in it "
-                                  "(CHGK-11)") % {"nick": player.nick})
-    return None
+    juror = grants.juror_conflict(tournament, player)
+    return refuse("player", juror) if juror is not None else None
 
 
 def _family_refusal(team: Team, player: Player, participant: Participant | None) -> Invalid | None:
@@ -737,24 +734,8 @@ def add_team(user, tournament: Tournament, name: str, *, family_name: str | None
 def set_captain(user, team: Team, nick: str) -> Team:
     """The player ``nick`` of the team's roster becomes its captain (a roster file names them). The organizers'
     act, as the roster's (``accounts.permissions.can_manage_team``: a ChGK captain hands over captaincy on the
-    team's own page, CHGK-2..CHGK-4). One transaction, in the history with ``user``."""
-    if not has_role(user, team.tournament, Role.ORGANIZER):
-        raise NotAllowed(Problem("", _("Only the tournament's organizers name the captains of its teams.")))
-    with transaction.atomic():
-        team = Team.objects.select_for_update().get(pk=team.pk)
-        entry = RosterEntry.objects.filter(team=team, player__nick=(nick or "").strip(),
-                                           left_at__isnull=True).select_related("player").first()
-        if entry is None:
-            raise refuse("captain", _("%(nick)s is not on the roster of %(team)s") % {"nick": nick,
-                                                                                    "team": team.name})
-        if team.captain_id == entry.player_id:
-            return team
-        before = audit.snapshot(team)
-        with audit.muted():
-            team.captain = entry.player
-            team.save(update_fields=["captain"])
-        audit.record_change("update", team, before, audit.snapshot(team), user=user)
-    return team
+    team's own page, CHGK-2..CHGK-4): ``tournaments.grants.set_captain``, in the history with ``user``."""
+    return grants.set_captain(user, team, nick)[0]
 
 
 # --- the rules a tournament is computed under ---

@@ -380,6 +380,9 @@ class Mask(models.Model):
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="masks", verbose_name=_("team"))
     mask = models.CharField(_("mask"), max_length=100)
     order = models.PositiveIntegerField(_("order"), default=0)
+    site_position = models.FloatField(_("the rating site's position"), null=True, blank=True,
+                                      help_text=_("as the rating-site file gave it (issue 38); the tour page shows "
+                                                  "it beside the portal's place when they differ"))
 
     class Meta:
         ordering = ["tour", "order"]

@@ -43,6 +43,7 @@ from accounts.permissions import can_manage_team
 from formats.chgk_tour_points.models import LineUp
 from rulesets.chgk_tour_points import season as chgk_season
 from rulesets.errors import Conflict, Invalid, NotAllowed
+from tournaments.grants import juror_conflict
 from tournaments.models import FilingDelegation, Mask, Participant, RosterEntry, Team, Tour
 from tournaments.rosters import roster_conflict, roster_conflict_message
 
@@ -130,6 +131,9 @@ def _open_entry(team: Team, name: str, moment: dt.datetime, order: int) -> Roste
     other = roster_conflict(team, player.pk)
     if other is not None:
         raise RosterRefused([roster_conflict_message(player.nick, other)])
+    juror = juror_conflict(team.tournament, player)
+    if juror is not None:
+        raise RosterRefused([juror])
     entry = RosterEntry.objects.create(team=team, player=player, order=order, joined_at=moment)
     if not Participant.objects.filter(tournament=team.tournament, player=player).exists():
         last = Participant.objects.filter(tournament=team.tournament).aggregate(m=Max("order"))["m"]

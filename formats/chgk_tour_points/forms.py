@@ -91,6 +91,29 @@ class ApplicationForm(forms.Form):
         return self.cleaned_data["league"] or "none"
 
 
+class CaptainApplicationForm(ApplicationForm):
+    """CHGK-1, issue 42: a signed-in player applies for a team from the season's page and is its captain."""
+
+    team_name = forms.CharField(label=_("Team name"), max_length=100,
+                                error_messages={"required": _("The application names the team (CHGK-1).")})
+    players = forms.CharField(label=_("The other players' full names, one per line"), required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        del self.fields["captain"]
+
+
+class DecisionForm(forms.Form):
+    """CHGK-5, issue 42: admit one application (within the limit of the queue) or refuse it with a reason."""
+
+    application = forms.IntegerField(min_value=1, error_messages={
+        "required": _("Choose an application of the season."), "invalid": _("Choose an application of the season."),
+        "min_value": _("Choose an application of the season.")})
+    reason = forms.CharField(label=_("Reason of the refusal"), max_length=1000, required=False,
+                             error_messages={"max_length": _("The reason is at most %(limit_value)d characters long.")})
+    limit = AdmitForm.base_fields["limit"]
+
+
 class HostingForm(forms.Form):
     """CHGK-7: a team's wish, the order fixed by hand, or the draw by lot (the default action)."""
 

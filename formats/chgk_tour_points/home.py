@@ -10,11 +10,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts.permissions import confirmed_player_of
 from accounts.zones import zone_of
 from formats.chgk_tour_points.rules import RULEBOOK
-from formats.chgk_tour_points.services import close_played_checklists
+from formats.chgk_tour_points.services import applications_open, close_played_checklists
 from formats.registry import DashboardItem as Item
-from formats.registry import FormatHome, Link, admin_url
+from formats.registry import FormatHome, Link, is_signed_in
 from rulesets.chgk_tour_points import KEY
 from rulesets.chgk_tour_points import season as chgk_season
 from tournaments.models import Appeal, Question, Tour, Tournament, TournamentStatus
@@ -22,11 +23,20 @@ from tournaments.models import Appeal, Question, Tour, Tournament, TournamentSta
 LIMIT = 50
 
 
+def _may_apply(reader: Any) -> bool:
+    """An anonymous reader is asked to sign in on the page; a signed-in one applies with a confirmed player."""
+    return not is_signed_in(reader) or confirmed_player_of(reader) is not None
+
+
 def tournament_links(tournament: Any, user: Any) -> list[Link]:
-    """Applications (CHGK-1, CHGK-5), the hosting order (CHGK-7) and the checklists (CHGK-11)."""
-    return [Link(_("Season grid"), reverse("chgk-grid", args=[tournament.slug])),  # CHGK-16
-            Link(_("Applications"), reverse("chgk-applications", args=[tournament.slug])),
-            Link(_("Hosting order"), reverse("chgk-hosting", args=[tournament.slug])),
+    """Applications (CHGK-1, CHGK-5), the hosting order (CHGK-7) and the checklists (CHGK-11); while
+    applications are open, a captain's way to apply for a team (issue 42)."""
+    applications = reverse("chgk-applications", args=[tournament.slug])
+    links = [Link(_("Season grid"), reverse("chgk-grid", args=[tournament.slug])),  # CHGK-16
+             Link(_("Applications"), applications)]
+    if applications_open(tournament):
+        links.append(Link(_("Apply for a team"), f"{applications}#apply", allowed=_may_apply))
+    return [*links, Link(_("Hosting order"), reverse("chgk-hosting", args=[tournament.slug])),
             Link(_("Checklists"), reverse("chgk-checklists", args=[tournament.slug]))]
 
 
@@ -74,7 +84,7 @@ def _checklists(tournament: Tournament, pending: list[Appeal], now: dt.datetime)
             out.append(Item("checklists", f"checklist:{tour.number}:{item.key}",
                             _("Tour %(number)s: %(item)s.") % {"number": tour.number,
                                                                 "item": CHECKLIST_TEXT.get(item.key, item.text)},
-                            admin_url("tournaments_tour_change", tour.pk), rule=item.rule, due=item.due,
+                            reverse("chgk-checklists", args=[tournament.slug]), rule=item.rule, due=item.due,
                             overdue=True))
     return out
 

@@ -14,8 +14,20 @@ from django.utils.translation import gettext_lazy as _
 from rulesets import facts as F
 
 
+class ApplicationStatus(models.TextChoices):
+    """Where a ChGK application stands (CHGK-5): waiting in the queue, admitted (a team), or refused."""
+
+    PENDING = "pending", _("pending")
+    ADMITTED = "admitted", _("admitted")
+    REFUSED = "refused", _("refused")
+
+
 class ChgkApplication(models.Model):
-    """A team's application for a ChGK season (CHGK-1); ``team`` is set once it is admitted (CHGK-5)."""
+    """A team's application for a ChGK season (CHGK-1); ``team`` is set once it is admitted (CHGK-5).
+
+    A captain files it from the season's page (``filed_by``, ``captain_player``: issue 42), or an organizer
+    records it from paper; the organizers admit it or refuse it with a reason the applicant reads.
+    """
 
     tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.CASCADE,
                                    related_name="chgk_applications", verbose_name=_("tournament"))
@@ -28,15 +40,33 @@ class ChgkApplication(models.Model):
     filed_at = models.DateTimeField(_("filed at"), db_index=True)
     team = models.OneToOneField("tournaments.Team", null=True, blank=True, on_delete=models.SET_NULL,
                                 related_name="chgk_application", verbose_name=_("admitted team"))
+    status = models.CharField(_("status"), max_length=10, choices=ApplicationStatus.choices,
+                              default=ApplicationStatus.PENDING, db_index=True)
+    refusal_reason = models.TextField(_("reason of the refusal"), blank=True)
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+", verbose_name=_("decided by"))
+    filed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="chgk_applications", verbose_name=_("filed by"))
+    captain_player = models.ForeignKey("accounts.Player", null=True, blank=True, on_delete=models.SET_NULL,
+                                       related_name="chgk_applications", verbose_name=_("captain"))
 
     class Meta:
         ordering = ["tournament", "filed_at", "id"]
         verbose_name = _("ChGK application")
         verbose_name_plural = _("ChGK applications")
-        constraints = [models.UniqueConstraint(fields=["tournament", "team_name"], name="unique_chgk_application")]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "team_name"], name="unique_chgk_application"),
+            models.CheckConstraint(condition=~models.Q(status="refused") | ~models.Q(refusal_reason=""),
+                                   name="chgk_refusal_has_reason"),
+        ]
 
     def __str__(self) -> str:
         return self.team_name
+
+    @property
+    def pending(self) -> bool:
+        return self.status == ApplicationStatus.PENDING
 
 
 class ChgkHostingWish(models.Model):

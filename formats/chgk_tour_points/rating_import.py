@@ -41,7 +41,7 @@ from rulesets.chgk_tour_points.tours import apply_verdicts, average_place, corre
 from rulesets.errors import Invalid, NotFound, Problem
 from tournaments import commands
 from tournaments.loader import load_facts
-from tournaments.models import Appeal, AppealKind, Stage, Team, Tour, Tournament
+from tournaments.models import Appeal, AppealKind, Mask, Stage, Team, Tour, Tournament
 from tournaments.sources.chgk_rating import parse_rating_results
 
 SEASON = "season"
@@ -139,16 +139,28 @@ def _match(site_teams: list[dict[str, Any]], season: list[str], mapping: dict[st
 
 
 def read_rating_results(tournament: Tournament, number: int, data: Any, mapping: dict[str, str] | None = None,
-                        skip_unmatched: bool = False, *, root: str = "") -> RatingImport:
+                        skip_unmatched: bool = False, *, root: str = "", host: str | None = None,
+                        played_on: dt.date | None = None) -> RatingImport:
     """Tour ``number`` of the season as the response ``data`` gives it (see the module's docstring); ``root``: the
-    path of the response in what was sent (``"results"`` in the API's body), before each problem's path."""
+    path of the response in what was sent (``"results"`` in the API's body), before each problem's path.
+
+    A tour the season does not have yet is created by the import (issue 38, item 4) with ``host`` (a season team,
+    CHGK-7) and ``played_on`` as the organizer gives them; for an existing tour they must agree with it."""
     stage = season_of(tournament)
     parsed, problems = parse_rating_results(data, root)
     if parsed is None:
         return RatingImport(tour=None, problems=problems)
+    if number < 1:
+        return RatingImport(tour=None, problems=[Problem("tour", _("a tour's number is 1 or more"))])
     tour_row = Tour.objects.select_related("host").filter(stage=stage, number=number).first()
-    host = tour_row.host.name if tour_row is not None and tour_row.host_id else None
     season = _season_teams(tournament, stage)
+    if tour_row is not None:
+        problems.extend(_disagreements(tour_row, host, played_on))
+        host = tour_row.host.name if tour_row.host_id else host
+        played_on = tour_row.played_on or played_on
+    if host is not None and host not in season:
+        problems.append(Problem("host", _("%(team)s is not a team of the season") % {"team": host}))
+        host = None
     matched = _match(parsed["teams"], season, mapping or {}, problems)
     result = RatingImport(tour=None, problems=problems)
     masks: dict[str, str] = {}
@@ -169,8 +181,8 @@ def read_rating_results(tournament: Tournament, number: int, data: Any, mapping:
     tour: dict[str, Any] = {"number": number}
     if host is not None:
         tour["host"] = host
-    if tour_row is not None and tour_row.played_on is not None:
-        tour["played_on"] = tour_row.played_on.isoformat()
+    if played_on is not None:
+        tour["played_on"] = played_on.isoformat()
     tour["questions"] = parsed["questions"]
     tour["masks"] = masks
     absent = [name for name in season if name not in masks and name != host]
@@ -205,6 +217,19 @@ def read_rating_results(tournament: Tournament, number: int, data: Any, mapping:
     return result
 
 
+def _disagreements(tour: Tour, host: str | None, played_on: dt.date | None) -> list[Problem]:
+    """An existing tour's host and date stay as the season has them: options that differ are refused (an option
+    fills in what the tour does not have yet)."""
+    problems = []
+    if host is not None and tour.host_id and tour.host.name != host:
+        problems.append(Problem("host", _("tour %(number)d is hosted by %(team)s; change the host on the season's "
+                                          "structure page") % {"number": tour.number, "team": tour.host.name}))
+    if played_on is not None and tour.played_on is not None and tour.played_on != played_on:
+        problems.append(Problem("played_on", _("tour %(number)d is played on %(date)s") % {
+            "number": tour.number, "date": tour.played_on.isoformat()}))
+    return problems
+
+
 def _moment(value: str) -> dt.datetime:
     try:
         moment = dt.datetime.fromisoformat(value)
@@ -214,29 +239,62 @@ def _moment(value: str) -> dt.datetime:
 
 
 def import_rating_results(user, tournament_slug: str, number: int, data: Any, *, mapping: dict[str, str] | None = None,
-                          skip_unmatched: bool = False, root: str = "") -> RatingImport:
-    """Write tour ``number``'s masks and appeals from the response; all or nothing (``Invalid`` otherwise)."""
+                          skip_unmatched: bool = False, root: str = "", host: str | None = None,
+                          played_on: dt.date | None = None) -> RatingImport:
+    """Write tour ``number``'s masks and appeals from the response, creating the tour when the season has none of
+    that number, and keep the site's position of each team beside the portal's place; all or nothing
+    (``Invalid`` otherwise)."""
     tournament = Tournament.objects.filter(slug=tournament_slug).first()
     if tournament is None:
         raise NotFound(_("unknown tournament %(slug)r") % {"slug": tournament_slug})
     commands.require_result_entry(user, tournament)
-    result = read_rating_results(tournament, number, data, mapping, skip_unmatched, root=root)
+    result = read_rating_results(tournament, number, data, mapping, skip_unmatched, root=root, host=host,
+                                 played_on=played_on)
     if result.problems:
         raise Invalid(result.problems)
     stage = season_of(tournament)
     with transaction.atomic():
         tour = Tour.objects.select_for_update().filter(stage=stage, number=number).first()
         if tour is None:
-            raise Invalid(Problem("tour", _("the season has no tour %(number)d: draw the hosting order first "
-                                            "(CHGK-7)") % {"number": number}))
-        if tour.questions != result.tour["questions"]:
-            tour.questions = result.tour["questions"]
-            tour.updated_by = user.get_username()
-            tour.save()
+            tour = _new_tour(user, stage, result.tour)
+        _fill_in(user, tour, result.tour)
         commands.record_tour_masks(user, tour.pk, {"masks": result.tour["masks"], "version": tour.version})
         tour.refresh_from_db()
+        _store_site_positions(tour, result.places)
         _record_appeals(user, tournament, tour, result.appeals)
     return result
+
+
+def _new_tour(user, stage: Stage, tour: dict[str, Any]) -> Tour:
+    """The tour the file brings, with the organizer's host and date (issue 38, item 4); the row's save is in the
+    history (``tournaments.audit``)."""
+    host = Team.objects.filter(tournament=stage.tournament, name=tour["host"]).first() if tour.get("host") else None
+    played_on = dt.date.fromisoformat(tour["played_on"]) if tour.get("played_on") else None
+    return Tour.objects.create(stage=stage, number=tour["number"], host=host, played_on=played_on,
+                               questions=tour["questions"], updated_by=user.get_username())
+
+
+def _fill_in(user, tour: Tour, given: dict[str, Any]) -> None:
+    """The file's question count, and the host and date the tour did not have yet."""
+    changed = []
+    if tour.questions != given["questions"]:
+        tour.questions, changed = given["questions"], [*changed, "questions"]
+    if tour.host_id is None and given.get("host"):
+        tour.host, changed = Team.objects.get(tournament=tour.stage.tournament, name=given["host"]), [*changed, "host"]
+    if tour.played_on is None and given.get("played_on"):
+        tour.played_on, changed = dt.date.fromisoformat(given["played_on"]), [*changed, "played_on"]
+    if changed:
+        tour.updated_by = user.get_username()
+        tour.save()
+
+
+def _store_site_positions(tour: Tour, places: list[dict[str, Any]]) -> None:
+    """Each team's position on the rating site, shown on the tour page where it differs from the portal's."""
+    position = {p["team"]: p["site_position"] for p in places}
+    rows = list(Mask.objects.filter(tour=tour).select_related("team"))
+    for row in rows:
+        row.site_position = position.get(row.team.name)
+    Mask.objects.bulk_update(rows, ["site_position"])
 
 
 def _record_appeals(user, tournament: Tournament, tour: Tour, appeals: list[dict[str, Any]]) -> None:

@@ -20,11 +20,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Player, Role
-from formats.chgk_tour_points.models import ChgkApplication, ChgkChecklistDone, ChgkHostingWish
+from accounts.permissions import confirmed_player_of, has_role
+from accounts.zones import moment_text
+from formats.chgk_tour_points.models import ApplicationStatus, ChgkApplication, ChgkChecklistDone, ChgkHostingWish
 from rulesets.base import Problem
+from rulesets.chgk_tour_points import KEY
 from rulesets.chgk_tour_points import season as rules
-from rulesets.errors import Invalid
-from tournaments.models import Question, RosterEntry, Stage, Team, Tour, Tournament
+from rulesets.errors import Conflict, Invalid, NotAllowed, NotFound
+from tournaments import audit
+from tournaments.models import Question, RosterEntry, Stage, Team, Tour, Tournament, TournamentStatus
+from tournaments.rosters import roster_conflict_message
 
 SEASON_STAGE = "season"
 FAR_FUTURE = dt.datetime(9999, 1, 1, tzinfo=dt.UTC)
@@ -57,6 +62,36 @@ def season_stage(tournament: Tournament, create: bool = True) -> Stage:
 
 # ---------------------------------------------------------------- applications and admission (CHGK-1, CHGK-5)
 
+APPLY_ACTION = "chgk_apply"  # audit actions (``AuditEntry.action``, at most 32 characters)
+ADMIT_ACTION = "chgk_admit"
+REFUSE_ACTION = "chgk_refuse"
+
+
+class ApplicationNotAllowed(Refused, NotAllowed):
+    """The acting user may not file or decide this application (403)."""
+
+
+class ApplicationDecided(Refused, Conflict):
+    """The application is already admitted or refused (409)."""
+
+
+def require_season(tournament: Tournament) -> Tournament:
+    """``tournament`` when it is a ChGK season; else a refusal: it takes no ChGK applications."""
+    if tournament.ruleset != KEY:
+        raise NotFound([Problem("", _("%(tournament)s is not a ChGK season.") % {"tournament": tournament.name})])
+    return tournament
+
+
+def may_decide(user, tournament: Tournament) -> bool:
+    """The organizing committee admits and refuses applications (CHGK-5): the organizers and the curator."""
+    return has_role(user, tournament, Role.ORGANIZER, Role.CURATOR)
+
+
+def decide_refusal(tournament: Tournament) -> ApplicationNotAllowed:
+    return ApplicationNotAllowed([Problem("", _("Only the organizers of %(tournament)s admit or refuse its "
+                                                "applications (CHGK-5).") % {"tournament": tournament.name})])
+
+
 def as_rule(application: ChgkApplication) -> rules.Application:
     return rules.Application(team=application.team_name, filed_at=application.filed_at,
                              captain=application.captain or None, players=tuple(application.players),
@@ -64,15 +99,78 @@ def as_rule(application: ChgkApplication) -> rules.Application:
                              played_tournaments=tuple(split_names(application.played_tournaments)))
 
 
+def application_state(application: ChgkApplication) -> dict:
+    """What the audit trail keeps of a new application: its contents and where it stands (a decision keeps
+    only what it changes)."""
+    return {"team_name": application.team_name, "captain": application.captain, "players": application.players,
+            "home_university": application.home_university, "league": application.league,
+            "status": application.status, "refusal_reason": application.refusal_reason,
+            "team": application.team_id}
+
+
+def applications_open(tournament: Tournament, now: dt.datetime | None = None) -> bool:
+    """A captain applies while the season takes registrations (status "registration open"), until its
+    deadline if it has one (CHGK-1)."""
+    deadline = tournament.registration_deadline
+    return tournament.status == TournamentStatus.REGISTRATION and (
+        deadline is None or (now or timezone.now()) <= deadline)
+
+
+def _closed_problem(tournament: Tournament, now: dt.datetime) -> Problem | None:
+    if applications_open(tournament, now):
+        return None
+    deadline = tournament.registration_deadline
+    if tournament.status == TournamentStatus.REGISTRATION and deadline is not None:
+        return Problem("", _("Applications to %(tournament)s closed at %(deadline)s (CHGK-1).") % {
+            "tournament": tournament.name, "deadline": moment_text(deadline, tournament.timezone)})
+    return Problem("", _("%(tournament)s does not take applications now: its registration is not open "
+                         "(CHGK-1).") % {"tournament": tournament.name})
+
+
+def _listed_elsewhere(tournament: Tournament, names: Sequence[str]) -> list[Problem]:
+    """A player is on one team of the season: on an admitted team's roster or in another pending application."""
+    wanted = set(names)
+    problems: list[Problem] = []
+    seen: set[str] = set()
+    rostered = (Team.objects.filter(tournament=tournament, stage__isnull=True, roster__player__nick__in=wanted)
+                .order_by("order", "pk").values_list("roster__player__nick", "name"))
+    for nick, team_name in rostered:
+        if nick not in seen:
+            seen.add(nick)
+            problems.append(Problem("players", roster_conflict_message(nick, Team(name=team_name))))
+    pending = ChgkApplication.objects.filter(tournament=tournament, status=ApplicationStatus.PENDING,
+                                             team__isnull=True).values_list("team_name", "players")
+    for team_name, players in pending:
+        for nick in sorted(wanted.intersection(players) - seen):
+            seen.add(nick)
+            problems.append(Problem("players", _("%(player)s is already listed in the application of %(team)s: "
+                                                 "a player applies with one team of the season (CHGK-1).")
+                                    % {"player": nick, "team": team_name}))
+    return problems
+
+
+@transaction.atomic
 def file_application(tournament: Tournament, *, team_name: str, captain: str, players: Sequence[str],
                      home_university: bool, league: str, played_tournaments: str = "",
-                     filed_at: dt.datetime | None = None) -> ChgkApplication:
-    """Record a team's application after ``check_application`` (CHGK-1, CHGK-2)."""
+                     filed_at: dt.datetime | None = None, user=None,
+                     captain_player: Player | None = None) -> ChgkApplication:
+    """Record a team's application after ``check_application`` (CHGK-1, CHGK-2), audited.
+
+    ``captain_player``: the captain files it from the season's page (issue 42); then it is refused unless the
+    registration is open (``applications_open``). An organizer recording a paper application may record a late one: it queues
+    after the teams with priority (CHGK-5).
+    """
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()  # one application at a time
     application = ChgkApplication(tournament=tournament, team_name=team_name.strip(), captain=captain.strip(),
                                   players=[p.strip() for p in players], home_university=home_university,
                                   league=league, played_tournaments=played_tournaments.strip(),
-                                  filed_at=filed_at or timezone.now())
-    problems = rules.check_application(as_rule(application))
+                                  filed_at=filed_at or timezone.now(), captain_player=captain_player,
+                                  filed_by=user if getattr(user, "is_authenticated", False) else None)
+    problems: list[Problem] = []
+    closed = _closed_problem(tournament, application.filed_at) if captain_player is not None else None
+    if closed is not None:
+        problems.append(closed)
+    problems += rules.check_application(as_rule(application))
     too_long = [name for name in [application.team_name, application.captain, *application.players] if len(name) > 100]
     if too_long:
         problems.append(Problem("players", _("A name is longer than 100 characters: %(name)s (CHGK-1).") % {
@@ -80,10 +178,29 @@ def file_application(tournament: Tournament, *, team_name: str, captain: str, pl
     if ChgkApplication.objects.filter(tournament=tournament, team_name=application.team_name).exists():
         problems.append(Problem("team", _("%(team)s has already applied (CHGK-1).") % {
             "team": application.team_name}))
+    problems += _listed_elsewhere(tournament, application.players)
     if problems:
         raise Refused(problems)
     application.save()
+    audit.record(APPLY_ACTION, application, None, application_state(application), user=user)
     return application
+
+
+def apply_as_captain(user, tournament: Tournament, *, team_name: str, players: Sequence[str],
+                     home_university: bool, league: str, played_tournaments: str = "",
+                     now: dt.datetime | None = None) -> ChgkApplication:
+    """A signed-in player applies for a team from the season's page and is its captain (CHGK-1, issue 42).
+
+    The checks are ``file_application``'s, with the deadline; the captain is the user's confirmed player.
+    """
+    player = confirmed_player_of(user)
+    if player is None:
+        raise ApplicationNotAllowed([Problem("", _("Only a signed-in player whose account is confirmed applies "
+                                                   "for a team; the captain is one of its players (CHGK-1)."))])
+    names = [player.nick, *[name for name in players if name.strip() != player.nick]]
+    return file_application(tournament, team_name=team_name, captain=player.nick, players=names,
+                            home_university=home_university, league=league, played_tournaments=played_tournaments,
+                            filed_at=now, user=user, captain_player=player)
 
 
 def deadline_of(tournament: Tournament) -> dt.datetime:
@@ -96,21 +213,38 @@ class QueueRow:
     application: ChgkApplication
 
 
-def queue(tournament: Tournament, limit: int | None) -> list[QueueRow]:
-    """The admission queue (CHGK-5) with its applications, in one query."""
-    applications = list(ChgkApplication.objects.filter(tournament=tournament).select_related("team"))
-    by_name = {a.team_name: a for a in applications}
-    entries = rules.admission_queue([as_rule(a) for a in applications], deadline_of(tournament), limit)
+def season_applications(tournament: Tournament) -> list[ChgkApplication]:
+    """Every application of the season with its team, in one query."""
+    return list(ChgkApplication.objects.filter(tournament=tournament).select_related("team"))
+
+
+def queue(tournament: Tournament, limit: int | None,
+          applications: Sequence[ChgkApplication] | None = None) -> list[QueueRow]:
+    """The admission queue (CHGK-5) with its applications, in one query; a refused application is not in it."""
+    if applications is None:
+        applications = season_applications(tournament)
+    waiting = [a for a in applications if a.status != ApplicationStatus.REFUSED]
+    by_name = {a.team_name: a for a in waiting}
+    entries = rules.admission_queue([as_rule(a) for a in waiting], deadline_of(tournament), limit)
     return [QueueRow(entry, by_name[entry.team]) for entry in entries]
 
 
+def _is_pending(application: ChgkApplication) -> bool:
+    return application.status == ApplicationStatus.PENDING and application.team_id is None
+
+
 @transaction.atomic
-def admit(tournament: Tournament, limit: int | None) -> list[Team]:
+def admit(tournament: Tournament, limit: int | None, user=None) -> list[Team]:
     """Create the ``Team`` and ``RosterEntry`` rows of every admitted application not yet admitted (CHGK-5)."""
-    rows = [row for row in queue(tournament, limit) if row.entry.admitted and row.application.team_id is None]
-    if not rows:
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    rows = [row for row in queue(tournament, limit) if row.entry.admitted and _is_pending(row.application)]
+    return _create_teams(tournament, [row.application for row in rows], user)
+
+
+def _create_teams(tournament: Tournament, applications: Sequence[ChgkApplication], user) -> list[Team]:
+    if not applications:
         return []
-    names = {name for row in rows for name in row.application.players}
+    names = {name for application in applications for name in application.players}
     players = {p.nick: p for p in Player.objects.filter(nick__in=names)}
     missing = [Player(nick=name, full_name=name) for name in sorted(names - set(players))]
     for player in missing:
@@ -120,21 +254,89 @@ def admit(tournament: Tournament, limit: int | None) -> list[Team]:
     order = Team.objects.filter(tournament=tournament).count()
     created: list[Team] = []
     now = timezone.now()
-    for row in rows:
-        application = row.application
+    for application in applications:
         if application.team_name in taken:
             raise Refused([Problem("team", _("A team named %(team)s already plays in this tournament (CHGK-5).")
                                    % {"team": application.team_name})])
         order += 1
+        captain = application.captain_player or players.get(application.captain)
         team = Team.objects.create(tournament=tournament, name=application.team_name, order=order,
                                    league=application.league, home_university=application.home_university,
-                                   captain=players.get(application.captain))
+                                   captain=captain)
         for index, name in enumerate(application.players):
-            RosterEntry.objects.create(team=team, player=players[name], order=index, joined_at=now)
+            player = captain if captain is not None and name == application.captain else players[name]
+            RosterEntry.objects.create(team=team, player=player, order=index, joined_at=now)
         application.team = team
-        application.save(update_fields=["team"])
+        application.status = ApplicationStatus.ADMITTED
+        application.decided_at = now
+        application.decided_by = user if getattr(user, "is_authenticated", False) else None
+        application.save(update_fields=["team", "status", "decided_at", "decided_by"])
+        audit.record(ADMIT_ACTION, application, {"status": ApplicationStatus.PENDING.value, "team": None},
+                     {"status": application.status, "team": team.pk}, user=user)
         created.append(team)
     return created
+
+
+def _locked_pending(tournament: Tournament, application_id: int) -> ChgkApplication:
+    """The application, locked for the decision; refused when it is not the season's or already decided."""
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    application = ChgkApplication.objects.select_for_update().filter(tournament=tournament, pk=application_id).first()
+    if application is None:
+        raise NotFound([Problem("application", _("No such application in %(tournament)s.")
+                                % {"tournament": tournament.name})])
+    if application.status == ApplicationStatus.REFUSED:
+        raise ApplicationDecided([Problem("application", _("The application of %(team)s is already refused "
+                                                           "(CHGK-5).") % {"team": application.team_name})])
+    if not _is_pending(application):
+        raise ApplicationDecided([Problem("application", _("%(team)s is already admitted (CHGK-5).")
+                                          % {"team": application.team_name})])
+    return application
+
+
+@transaction.atomic
+def admit_application(user, tournament: Tournament, application_id: int, limit: int | None = None) -> Team:
+    """Admit one application, as the queue would (CHGK-5): only one within the first ``limit`` of the queue."""
+    if not may_decide(user, tournament):
+        raise decide_refusal(tournament)
+    application = _locked_pending(tournament, application_id)
+    row = next(row for row in queue(tournament, limit) if row.application.pk == application.pk)
+    if not row.entry.admitted:
+        raise Refused([Problem("application", _(
+            "%(team)s is number %(position)s in the queue and the limit is %(limit)s teams: first the "
+            "host-university teams that applied before the deadline, then all others, each group in order of "
+            "application time (CHGK-5).") % {"team": application.team_name, "position": row.entry.position,
+                                              "limit": limit})])
+    return _create_teams(tournament, [application], user)[0]
+
+
+@transaction.atomic
+def refuse_application(user, tournament: Tournament, application_id: int, reason: str) -> ChgkApplication:
+    """Refuse one pending application with the reason its captain reads on the season's page (CHGK-5, issue 42)."""
+    if not may_decide(user, tournament):
+        raise decide_refusal(tournament)
+    application = _locked_pending(tournament, application_id)
+    reason = (reason or "").strip()
+    if not reason:
+        raise Refused([Problem("reason", _("Give the reason of the refusal: the team's captain reads it "
+                                           "(CHGK-5)."))])
+    application.status = ApplicationStatus.REFUSED
+    application.refusal_reason = reason
+    application.decided_at = timezone.now()
+    application.decided_by = user
+    application.save(update_fields=["status", "refusal_reason", "decided_at", "decided_by"])
+    audit.record(REFUSE_ACTION, application, {"status": ApplicationStatus.PENDING.value, "refusal_reason": ""},
+                 {"status": application.status, "refusal_reason": reason}, user=user)
+    return application
+
+
+def applications_of(user, tournament: Tournament,
+                    applications: Sequence[ChgkApplication]) -> list[ChgkApplication]:
+    """The applications among ``applications`` that ``user`` filed or captains."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    player = confirmed_player_of(user)
+    return [a for a in applications
+            if a.filed_by_id == user.pk or (player is not None and a.captain_player_id == player.pk)]
 
 
 # ---------------------------------------------------------------- hosting draw (CHGK-7)

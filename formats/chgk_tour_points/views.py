@@ -2,7 +2,9 @@
 (CHGK-7), a tour's questions (CHGK-8, CHGK-9) and the checklists (CHGK-11).
 
 Everybody reads; only the tournament's organizers write
-(``accounts.permissions.can_enter_results``). Every page runs a fixed number
+(``accounts.permissions.can_enter_results``), except that a signed-in player
+applies for a team as its captain, and the organizing committee
+(``services.may_decide``) admits or refuses applications (issue 42). Every page runs a fixed number
 of queries whatever the season's size (``tests/test_chgk_setup.py``).
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -18,24 +21,28 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import ActionForm, errors_as_messages
-from accounts.permissions import can_enter_results, can_manage_team
+from accounts.permissions import can_enter_results, can_manage_team, confirmed_player_of
 from accounts.zones import zone_caption
 from formats.chgk_tour_points import captains, services
 from formats.chgk_tour_points.forms import (
     AddPlayersForm,
     AdmitForm,
     ApplicationForm,
+    CaptainApplicationForm,
     CaptainForm,
     ChecklistForm,
+    DecisionForm,
     DelegationForm,
     HostingForm,
     LineUpForm,
     PackForm,
     ReplaceForm,
 )
+from formats.chgk_tour_points.models import ApplicationStatus
 from rulesets.chgk_tour_points import season as rules
+from rulesets.errors import NotFound
 from rulesets.facts import LEAGUES
-from tournaments.models import Question, Team, Tournament
+from tournaments.models import Question, Team, Tournament, TournamentStatus
 
 RULESET = "chgk_tour_points"
 LEAGUE_LABELS = {"none": pgettext_lazy("league", "none"), "second": pgettext_lazy("league", "second"),
@@ -79,28 +86,41 @@ def _limit(raw: str | None) -> int | None:
 # --------------------------------------------------------------------------- applications (CHGK-1, CHGK-5)
 
 
+APPLICATION_ACTIONS = ("apply", "admit", "captain_apply", "admit_one", "refuse")
+APPLICATIONS_TEMPLATE = "chgk_tour_points/applications.html"
+
+
 def applications_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """The queue (CHGK-5) for everybody; a captain's application and its state (CHGK-1, issue 42); the
+    organizers record paper applications, admit the queue or one application, refuse one with a reason."""
     tournament = _tournament(slug)
     organizer = can_enter_results(request.user, tournament)
     if request.method == "POST":
+        chosen = ActionForm(request.POST, actions=APPLICATION_ACTIONS, default="apply")
+        action = chosen.cleaned_data["action"] if chosen.is_valid() else ""
+        if action == "captain_apply":
+            return _captain_apply(request, tournament, organizer)
+        if action in ("admit_one", "refuse", "admit") and not services.may_decide(request.user, tournament):
+            return _not_captain(request, services.decide_refusal(tournament).message)
+        if action in ("admit_one", "refuse"):
+            return _decide(request, tournament, organizer, action)
         if not organizer:
             return _forbidden(request)
-        chosen = ActionForm(request.POST, actions=("apply", "admit"), default="apply")
-        if not chosen.is_valid():
+        if not action:
             errors_as_messages(request, chosen)
             return redirect(request.path)
-        admit = chosen.cleaned_data["action"] == "admit"
+        admit = action == "admit"
         form = AdmitForm(request.POST) if admit else ApplicationForm(request.POST)
         if not form.is_valid():
             if admit:
                 errors_as_messages(request, form)
                 return redirect(request.path)
-            return render(request, "chgk_tour_points/applications.html",
+            return render(request, APPLICATIONS_TEMPLATE,
                           _applications_context(request, tournament, organizer, form=form), status=400)
         data = form.cleaned_data
         try:
             if admit:
-                teams = services.admit(tournament, data["limit"])
+                teams = services.admit(tournament, data["limit"], user=request.user)
                 messages.success(request, ngettext("%(count)s team admitted (CHGK-5).", "%(count)s teams admitted (CHGK-5).",
                                                    len(teams)) % {"count": len(teams)})
                 return redirect(f"{request.path}?limit={data['limit'] or ''}")
@@ -110,25 +130,83 @@ def applications_view(request: HttpRequest, slug: str) -> HttpResponse:
             services.file_application(
                 tournament, team_name=data["team_name"], captain=captain, players=players,
                 home_university=data["home_university"], league=data["league"],
-                played_tournaments=data["played_tournaments"])
+                played_tournaments=data["played_tournaments"], user=request.user)
             messages.success(request, _("The application is recorded (CHGK-1)."))
         except services.Refused as exc:
             _refused(request, exc)
-            return render(request, "chgk_tour_points/applications.html",
+            return render(request, APPLICATIONS_TEMPLATE,
                           _applications_context(request, tournament, organizer, form=None if admit else form),
                           status=400)
         return redirect(request.path)
-    return render(request, "chgk_tour_points/applications.html",
-                  _applications_context(request, tournament, organizer))
+    return render(request, APPLICATIONS_TEMPLATE, _applications_context(request, tournament, organizer))
 
 
-def _applications_context(request: HttpRequest, tournament: Tournament, organizer: bool, form=None) -> dict:
-    limit = _limit(request.GET.get("limit"))
+def _captain_apply(request: HttpRequest, tournament: Tournament, organizer: bool) -> HttpResponse:
+    """CHGK-1, issue 42: the signed-in player applies for a team and is its captain."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    form = CaptainApplicationForm(request.POST)
+    if not form.is_valid():
+        return render(request, APPLICATIONS_TEMPLATE,
+                      _applications_context(request, tournament, organizer, captain_form=form), status=400)
+    data = form.cleaned_data
+    try:
+        application = services.apply_as_captain(
+            request.user, tournament, team_name=data["team_name"], players=data["players"],
+            home_university=data["home_university"], league=data["league"],
+            played_tournaments=data["played_tournaments"])
+    except services.ApplicationNotAllowed as exc:
+        return _not_captain(request, exc.message)
+    except services.Refused as exc:
+        _refused(request, exc)
+        return render(request, APPLICATIONS_TEMPLATE,
+                      _applications_context(request, tournament, organizer, captain_form=form), status=400)
+    messages.success(request, _("The application of %(team)s is filed; you are its captain. The organizers "
+                                "admit or refuse it (CHGK-1, CHGK-5).") % {"team": application.team_name})
+    return redirect(f"{request.path}#mine")
+
+
+def _decide(request: HttpRequest, tournament: Tournament, organizer: bool, action: str) -> HttpResponse:
+    """CHGK-5, issue 42: the organizers admit one application or refuse it with a reason."""
+    form = DecisionForm(request.POST)
+    if not form.is_valid():
+        errors_as_messages(request, form)
+        return redirect(request.path)
+    data = form.cleaned_data
+    try:
+        if action == "admit_one":
+            team = services.admit_application(request.user, tournament, data["application"], data["limit"])
+            messages.success(request, _("%(team)s is admitted (CHGK-5).") % {"team": team.name})
+        else:
+            refused = services.refuse_application(request.user, tournament, data["application"], data["reason"])
+            messages.success(request, _("The application of %(team)s is refused.") % {"team": refused.team_name})
+    except services.ApplicationNotAllowed as exc:
+        return _not_captain(request, exc.message)
+    except NotFound as exc:
+        raise Http404(exc.message) from exc
+    except services.Refused as exc:
+        _refused(request, exc)
+        return render(request, APPLICATIONS_TEMPLATE,
+                      _applications_context(request, tournament, organizer, limit=data["limit"]),
+                      status=409 if isinstance(exc, services.ApplicationDecided) else 400)
+    return redirect(f"{request.path}?limit={data['limit'] or ''}")
+
+
+def _applications_context(request: HttpRequest, tournament: Tournament, organizer: bool, form=None,
+                          captain_form=None, limit: int | None = None) -> dict:
+    limit = limit or _limit(request.GET.get("limit"))
+    applications = services.season_applications(tournament)
     rows = [(row, LEAGUE_LABELS.get(row.application.league, row.application.league))
-            for row in services.queue(tournament, limit)]
-    return {"tournament": tournament, "organizer": organizer, "rows": rows,
+            for row in services.queue(tournament, limit, applications)]
+    deciding = services.may_decide(request.user, tournament)
+    return {"tournament": tournament, "organizer": organizer, "deciding": deciding, "rows": rows,
             "limit": limit, "deadline": tournament.registration_deadline, "form": form or ApplicationForm(),
-            "leagues": [(k, LEAGUE_LABELS[k]) for k in LEAGUES], "zone": zone_caption(tournament.timezone)}
+            "leagues": [(k, LEAGUE_LABELS[k]) for k in LEAGUES], "zone": zone_caption(tournament.timezone),
+            "player": confirmed_player_of(request.user), "captain_form": captain_form or CaptainApplicationForm(),
+            "applications_open": services.applications_open(tournament),
+            "registration": tournament.status == TournamentStatus.REGISTRATION,
+            "mine": services.applications_of(request.user, tournament, applications),
+            "refused": [a for a in applications if a.status == ApplicationStatus.REFUSED] if deciding else []}
 
 
 # --------------------------------------------------------------------------- hosting draw (CHGK-7)

@@ -13,7 +13,7 @@ from accounts.permissions import can_enter_results
 from formats.class_balanced.rules import RULEBOOK
 from formats.class_balanced.services import publication_due
 from formats.registry import DashboardItem as Item
-from formats.registry import FormatHome, Link, admin_url, is_signed_in
+from formats.registry import FormatHome, Link, is_signed_in
 from rulesets import facts as F
 from rulesets.base import Problem, strip_prefix
 from rulesets.class_balanced import KEY, scheduled_class_problems
@@ -43,7 +43,7 @@ def _schedules(tournament: Tournament, now: dt.datetime) -> list[Item]:
         due = publication_due(stage, stage.starts_at)
         items.append(Item("schedules", f"schedule:{stage.key}",
                           _("The schedule of %(stage)s is not published; results cannot be entered until it is.")
-                          % {"stage": stage_label(stage.key)}, admin_url("tournaments_stage_change", stage.pk), rule="CB-2",
+                          % {"stage": stage_label(stage.key)}, reverse("stage-schedule", args=[tournament.slug, stage.key]), rule="CB-2",
                           due=due, overdue=due is not None and now > due))
     return items
 

@@ -18,7 +18,7 @@ from formats.family_league.services import (
     warnings_for,
 )
 from formats.registry import DashboardItem as Item
-from formats.registry import FormatHome, Link, admin_url, is_signed_in
+from formats.registry import FormatHome, Link, is_signed_in
 from rulesets.family_league import KEY
 from rulesets.family_league.calendar import FINAL_GROUP, ROOM_OPEN_MINUTES, CalendarSlot, calendar_ics
 from rulesets.family_league.settings import setting
@@ -51,7 +51,7 @@ def _eligibility(tournament: Tournament) -> list[Item]:
     families = dict(Team.objects.filter(tournament=tournament, stage__isnull=True, family__isnull=False)
                     .values_list("name", "family__name"))
     return [Item("eligibility", f"eligibility:{w.team}:{w.player}:{w.reason}", warning_text(w, families),
-                 admin_url("tournaments_team_change", teams[w.team]), rule="FL-3")
+                 reverse("team", args=[tournament.slug, teams[w.team]]), rule="FL-3")
             for w in warnings[:LIMIT] if w.team in teams]
 
 

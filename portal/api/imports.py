@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
@@ -120,6 +121,26 @@ def _flag(value: Any, path: str) -> bool:
     return flag
 
 
+def _new_tour_options(data: dict[str, Any]) -> tuple[str | None, dt.date | None]:
+    """``host`` and ``played_on`` of a tour the import creates (issue 38, item 4); empty form fields are absent."""
+    r = Reader()
+    host = r.string(data.get("host") or None, "host", required=False)
+    played_on = r.date(data.get("played_on") or None, "played_on")
+    if r.problems:
+        raise Invalid(r.problems)
+    return (host.strip() if host else None), played_on
+
+
+def _number(number: str, path: str) -> int:
+    """The game's or the tour's number of the address: 1 to ``MAX_INT``, as the interchange reads a number (a
+    larger one no column stores: the insert would fail)."""
+    r = Reader()
+    value = r.integer(int(number), path, minimum=1)
+    if r.problems or value is None:
+        raise Invalid(r.problems)
+    return value
+
+
 def _upload(request, field: str) -> bytes | None:
     upload = request.FILES.get(field)
     if upload is None:
@@ -204,6 +225,7 @@ class GameLogImportView(_ImportView):
             return too_big
         tournament = _tournament(request, slug)
         stage = get_object_or_404(Stage, tournament=tournament, key=stage_key)
+        number = _number(number, "number")
         data = self._data(request)
         raw = _upload(request, "log")
         text = as_text(raw) if raw is not None else data.get("html")
@@ -241,12 +263,14 @@ class RatingImportView(_ImportView):
             "as tour N: the masks (`X` kept as a removed question), the v2 controversials as the tour's appeals "
             "(`A` accepted and credited, `D` rejected), and the portal's tour places (CHGK-13, shared places "
             "averaged) beside the site's `position`, with the `differences` (a shoot-out the masks do not "
-            "record). Unmatched teams are listed (400 until mapped or skipped). `?dry_run=true`: 200, nothing "
+            "record); the positions are kept and shown on the tour page. A tour the season does not have yet is "
+            "created, with `host` (a season team, CHGK-7) and `played_on` (YYYY-MM-DD) when given. Unmatched teams are listed (400 until mapped or skipped). `?dry_run=true`: 200, nothing "
             "written; otherwise the masks go through record_tour_masks and the appeals are recorded: 201."),
         parameters=[DRY_RUN],
         request={"application/json": inline_serializer("RatingImport", {
             "results": serializers.JSONField(), "map": serializers.DictField(required=False),
-            "skip_unmatched": serializers.BooleanField(required=False)}),
+            "skip_unmatched": serializers.BooleanField(required=False),
+            "host": serializers.CharField(required=False), "played_on": serializers.DateField(required=False)}),
                  "multipart/form-data": OpenApiTypes.OBJECT},
         responses={200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT, 400: ERRORS_SCHEMA, 403: DETAIL_SCHEMA,
                    404: DETAIL_SCHEMA, 409: ERRORS_SCHEMA, 413: ERRORS_SCHEMA},
@@ -260,6 +284,7 @@ class RatingImportView(_ImportView):
         if too_big is not None:
             return too_big
         tournament = _tournament(request, slug)
+        number = _number(number, "number")
         data = self._data(request)
         raw = _upload(request, "file")
         if raw is not None:
@@ -277,13 +302,15 @@ class RatingImportView(_ImportView):
             root = "results"
         mapping = _mapping(data.get("map"), "map")
         skip = _flag(data.get("skip_unmatched"), "skip_unmatched")
+        host, played_on = _new_tour_options(data)
         if dry_run(request):
-            result = read_rating_results(tournament, int(number), results, mapping, skip, root=root)
+            result = read_rating_results(tournament, int(number), results, mapping, skip, root=root, host=host,
+                                         played_on=played_on)
             if result.problems:
                 raise Invalid(result.problems)
             return Response(result.report())
         result = import_rating_results(request.user, tournament.slug, int(number), results, mapping=mapping,
-                                       skip_unmatched=skip, root=root)
+                                       skip_unmatched=skip, root=root, host=host, played_on=played_on)
         return Response(result.report(), status=status.HTTP_201_CREATED)
 
 

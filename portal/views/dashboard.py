@@ -6,8 +6,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import Role, TournamentRole
 from accounts.permissions import DASHBOARD_ROLES, can_see_dashboard, has_role
@@ -17,6 +19,7 @@ from portal.views.season_imports import import_links
 from rulesets.errors import NotAllowed
 from tournaments.commands import adopt_current_rules, rules_outdated
 from tournaments.models import AuditEntry, Tournament
+from tournaments.setup import may_create_tournament
 
 
 @login_required
@@ -28,12 +31,26 @@ def dashboard_view(request: HttpRequest, slug: str) -> HttpResponse:
             % {"tournament": tournament.name}}, status=403)
     now = timezone.now()
     items = attention_items(tournament, now)
-    shown = sections(next_steps(tournament, now) + items)
+    organizer = has_role(request.user, tournament, Role.ORGANIZER)
+    shown = sections(next_steps(tournament, now, organizer=organizer) + items)
     return render(request, "accounts/dashboard.html", {
         "tournament": tournament, "sections": shown, "quiet": [s for s in shown if not s["items"]],
         "total": len(items), "now": now,
         "tournament_zone": tournament.timezone, "imports": import_links(tournament, request.user),
+        "setup_links": setup_links(tournament, organizer),
     })
+
+
+SETUP_PAGES = ((gettext_lazy("Stages, groups, tours and games"), "tournament-structure"),
+               (gettext_lazy("Roles"), "tournament-roles"),
+               (gettext_lazy("Rules the tables are computed under"), "tournament-rules"))
+
+
+def setup_links(tournament: Tournament, organizer: bool) -> list[dict[str, str]]:
+    """The organizer's pages of the tournament (issue 42): its structure, its roles, its rules."""
+    if not organizer:
+        return []
+    return [{"label": str(label), "url": reverse(name, args=[tournament.slug])} for label, name in SETUP_PAGES]
 
 
 @login_required
@@ -44,7 +61,8 @@ def dashboards_view(request: HttpRequest) -> HttpResponse:
     else:
         ids = TournamentRole.objects.filter(user=request.user, role__in=DASHBOARD_ROLES).values("tournament_id")
         tournaments = list(Tournament.objects.filter(pk__in=ids).order_by("-starts_on", "name")[:200])
-    return render(request, "accounts/dashboards.html", {"tournaments": tournaments})
+    return render(request, "accounts/dashboards.html", {
+        "tournaments": tournaments, "may_create": may_create_tournament(request.user)})  # issue 42
 
 
 @login_required

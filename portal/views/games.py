@@ -8,6 +8,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 import rulesets
 from accounts.permissions import can_see_hidden_appellant, player_of
@@ -159,6 +160,26 @@ def _removed_questions(table: dict[str, Any], raw_masks: dict[str, str]) -> set[
     return removed
 
 
+def site_difference(place: str | None, site_position: float | None) -> dict[str, str] | None:
+    """The rating site's position where it is not the portal's place (issue 38, item 4), with why.
+
+    The portal shares places of equal correct answers (CHGK-13), the site gives their average: equal is no
+    difference. A whole position inside the shared range is the site breaking the tie (a shoot-out); any other is
+    a difference of the answers themselves (a mask or a verdict recorded otherwise)."""
+    if place is None or site_position is None:
+        return None
+    first, _sep, last = str(place).partition("-")
+    low, high = int(first), int(last or first)
+    if site_position == (low + high) / 2:
+        return None
+    position = f"{site_position:g}"
+    if low <= site_position <= high and float(site_position).is_integer():
+        reason = _("the site breaks the tie (a shoot-out); here the places are shared (CHGK-13)")
+    else:
+        reason = _("the site's answers differ from those recorded here (a mask or a verdict)")
+    return {"position": position, "reason": reason}
+
+
 def tour_view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     tour = Tour.objects.select_related("stage", "host").filter(stage__tournament=tournament, number=number).order_by(
@@ -167,12 +188,16 @@ def tour_view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         raise Http404("no such tour")
     stored = tour_table(tournament, number)
     table = stored or {}
-    raw_masks = dict(Mask.objects.filter(tour=tour).values_list("team__name", "mask"))
+    stored_masks = {name: (mask, site) for name, mask, site in Mask.objects.filter(tour=tour).values_list(
+        "team__name", "mask", "site_position")}
+    raw_masks = {name: mask for name, (mask, _site) in stored_masks.items()}
     removed = _removed_questions(table, raw_masks)
     teams = TeamIndex(tournament)
     rows = []
     for row in table.get("rows", []):
+        site = stored_masks.get(row["team"], (None, None))[1]
         rows.append({**row, "team_pk": teams.pk(row["team"], tour.stage.key),
+                     "site": site_difference(row.get("place"), site),
                      "cells": _cells(row.get("mask"), raw_masks.get(row["team"]), tour.questions, removed)})
     appeals = list(Appeal.objects.filter(tour=tour).select_related("team").prefetch_related(
         "credited_teams").order_by("question", "filed_at", "order"))

@@ -1,4 +1,5 @@
-"""``import_rating_results FILE --tournament SLUG --tour N [--dry-run]``: a rating-site response as a tour.
+"""``import_rating_results FILE --tournament SLUG --tour N [--host TEAM --date YYYY-MM-DD] [--dry-run]``: a
+rating-site response as a tour, created when the season has no tour N yet.
 
 The dry run prints ``{"tour": <the interchange tour object>, "appeals": [...], "places": [{"team", "place",
 "site_position"}]}`` and writes nothing; it needs only the tournament. Without it the masks go through
@@ -8,6 +9,8 @@ The dry run prints ``{"tour": <the interchange tour object>, "appeals": [...], "
 
 from __future__ import annotations
 
+import argparse
+import datetime as dt
 import json
 
 from django.contrib.auth import get_user_model
@@ -18,6 +21,13 @@ from rulesets.errors import Refused
 from tournaments.models import Tournament
 from tournaments.sources.chgk_rating import decode
 from tournaments.sources.files import read_file, refuse_in_command
+
+
+def _date(value: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {value!r}") from exc
 
 
 class Command(BaseCommand):
@@ -32,9 +42,11 @@ class Command(BaseCommand):
                             help="a site team (its id or name) -> a season team; an empty TEAM skips it")
         parser.add_argument("--skip-unmatched", action="store_true", help="leave out the teams no season team matches")
         parser.add_argument("--user", help="the acting user's username (required to write; the audit names it)")
+        parser.add_argument("--host", help="a new tour's host team (CHGK-7); the tour is created when missing")
+        parser.add_argument("--date", dest="played_on", type=_date, help="a new tour's date, YYYY-MM-DD")
 
     def handle(self, *args, file: str, tournament: str, tour: int, dry_run: bool, mapping, skip_unmatched: bool,
-               user: str | None, **options) -> None:
+               user: str | None, host: str | None = None, played_on: dt.date | None = None, **options) -> None:
         pairs = mapping or []
         mapping = {}
         for value in pairs:
@@ -53,7 +65,8 @@ class Command(BaseCommand):
             raise CommandError(f"unknown tournament {tournament!r}")
         try:
             if dry_run:
-                result = read_rating_results(row, tour, data, mapping, skip_unmatched)
+                result = read_rating_results(row, tour, data, mapping, skip_unmatched, host=host,
+                                             played_on=played_on)
                 self._refuse_if(result.problems)
                 self._differences(result)
                 self.stdout.write(json.dumps(result.as_json(), ensure_ascii=False, indent=2))
@@ -64,7 +77,7 @@ class Command(BaseCommand):
             if acting is None:
                 raise CommandError(f"unknown user {user!r}")
             result = import_rating_results(acting, tournament, tour, data, mapping=mapping,
-                                           skip_unmatched=skip_unmatched)
+                                           skip_unmatched=skip_unmatched, host=host, played_on=played_on)
         except Refused as exc:
             self._refuse_if(exc.located())
             raise
