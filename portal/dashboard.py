@@ -264,7 +264,7 @@ def _prizes(tournament: Tournament, snapshots: list[dict]) -> list[Item]:
             who = award.get("player") or award.get("team")
             out.append(Item("prizes", f"prize:{stage}:{award['place']}:{who}",
                             _("%(stage)s, place %(place)s: %(who)s, %(prize)s %(currency)s, not paid yet.")
-                            % {"stage": stage, "place": award["place"], "who": who,
+                            % {"stage": stage_label(stage), "place": award["place"], "who": who,
                                "prize": award["prize"], "currency": award.get("currency", "mf")},
                             reverse("prizes", args=[tournament.slug]), rule=rule))
     return out[:LIMIT]
