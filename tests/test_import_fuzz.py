@@ -5,26 +5,26 @@ replaced by a hostile one (huge and negative integers, 2^31, lone surrogates, NU
 formula text, moments past year 9999, deep lists ...), a key dropped or added, an element duplicated, a name
 moved to another place. Each document goes through one of the three ways in (``import_document``, the import
 command, ``POST /api/v1/tournaments/import/``, in turn) and must either be imported or be refused with every
-problem naming a non-empty path; a refused one leaves every table as it was. No 500, no traceback.
+problem naming a non-empty path; a refused one leaves every table as it was. No 500, no traceback. The mutator
+and ``table_counts`` are ``tests/fuzzing.py``'s, shared with issue 48's fuzzing of every import
+(``tests/test_input_fuzz.py``).
 """
 
 from __future__ import annotations
 
-import copy
 import io
 import json
 import random
 import time
-from typing import Any
 
 import pytest
-from django.apps import apps
 from django.core.management import CommandError, call_command
 from django.db import transaction
 from rest_framework.test import APIClient
 
 from scoring.services import recompute
 from tests.conftest import RULESET_KEYS, example
+from tests.fuzzing import mutate, table_counts
 from tournaments.importer import ImportRefused, import_document
 
 pytestmark = pytest.mark.django_db
@@ -32,69 +32,6 @@ pytestmark = pytest.mark.django_db
 SEED = 1919
 DOCUMENTS = 200
 BUDGET_SECONDS = 90  # about 45-55 s on the shared 2-core machine
-BOOKKEEPING = {"sessions.Session", "admin.LogEntry"}
-
-HOSTILE: list[Any] = [
-    None, True, False, 0, -1, -(2**31) - 1, 2**31, 2**63, 18446744073709551617, 10**40, 5_000_000, 1.5, -0.0,
-    "", " ", "x" * 101, "y" * 5_000, "L\ud800ynx", "\udfff", "a\x00b", "\x00", "=HYPERLINK(\"http://e.example\")",
-    "+1", "@SUM(A1)", "9999-12-31T23:59:59-23:59", "0001-01-01T00:00:00+23:59", "2014-09-01T19:00:00",
-    "2014-13-45", "9999-12-31", "0001-01-01", "1e999999", "NaN", "-5", "0.0001", "123456.5", [], {}, [[[[[[]]]]]],
-    {"nested": {"deeper": {"deepest": [1, [2, [3]]]}}}, ["a", "a"], [None], "mafia", "played", "draw", "X",
-    "10?X", "1" * 101, "Europe/Nowhere", "../../etc/passwd", "Ωмега", "😀" * 30,
-]
-
-
-def table_counts() -> dict[str, int]:
-    return {m._meta.label: m.objects.count() for m in apps.get_models()
-            if m._meta.label not in BOOKKEEPING and not m._meta.app_label.startswith("axes")}
-
-
-def slots(node: Any) -> list[tuple[Any, Any]]:
-    """Every (container, key or index) of the document, the root's own keys included."""
-    out: list[tuple[Any, Any]] = []
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        pairs = item.items() if isinstance(item, dict) else enumerate(item) if isinstance(item, list) else ()
-        for key, value in pairs:
-            out.append((item, key))
-            if isinstance(value, (dict, list)):
-                stack.append(value)
-    return out
-
-
-def strings_of(node: Any) -> list[str]:
-    return [c[k] for c, k in slots(node) if isinstance(c[k], str)]
-
-
-def mutate(document: dict, rng: random.Random) -> dict:
-    """One to three mutations of a copy of ``document``."""
-    doc = copy.deepcopy(document)
-    for _ in range(rng.randint(1, 3)):
-        places = slots(doc)
-        container, key = rng.choice(places)
-        kind = rng.random()
-        if kind < 0.45:
-            container[key] = copy.deepcopy(rng.choice(HOSTILE))
-        elif kind < 0.55 and isinstance(container, dict):
-            del container[key]
-        elif kind < 0.62 and isinstance(container, dict):
-            container[rng.choice(["colour", "seats", "head", "questions", "L\ud800"])] = rng.choice(HOSTILE[:12])
-        elif kind < 0.72 and isinstance(container, list) and container:
-            container.append(copy.deepcopy(rng.choice(container)))  # a duplicated element
-        elif kind < 0.82:
-            names = strings_of(doc)
-            container[key] = rng.choice(names) if names else None  # a name moved to another place
-        elif kind < 0.9 and isinstance(container[key], int) and not isinstance(container[key], bool):
-            container[key] = rng.choice([container[key] * 10**9, -container[key], 2**31 + container[key]])
-        else:
-            team_lists = [c[k] for c, k in places if k == "players" and isinstance(c[k], list) and c[k]]
-            if len(team_lists) > 1:  # one player on two rosters
-                first, second = rng.sample(team_lists, 2)
-                second.append(rng.choice(first))
-            else:
-                container[key] = copy.deepcopy(rng.choice(HOSTILE))
-    return doc
 
 
 def documents() -> list[dict]:

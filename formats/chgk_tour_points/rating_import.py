@@ -39,6 +39,7 @@ from rulesets import facts as F
 from rulesets.chgk_tour_points import KEY
 from rulesets.chgk_tour_points.tours import apply_verdicts, average_place, correct_answers, shared_places
 from rulesets.errors import Invalid, NotFound, Problem
+from rulesets.interchange import MAX_INT
 from tournaments import commands
 from tournaments.loader import load_facts
 from tournaments.models import Appeal, AppealKind, Mask, Stage, Team, Tour, Tournament
@@ -150,7 +151,7 @@ def read_rating_results(tournament: Tournament, number: int, data: Any, mapping:
     parsed, problems = parse_rating_results(data, root)
     if parsed is None:
         return RatingImport(tour=None, problems=problems)
-    if number < 1:
+    if not 1 <= number <= MAX_INT:
         return RatingImport(tour=None, problems=[Problem("tour", _("a tour's number is 1 or more"))])
     tour_row = Tour.objects.select_related("host").filter(stage=stage, number=number).first()
     season = _season_teams(tournament, stage)

@@ -49,15 +49,23 @@ def _points(raw: str) -> Decimal | None:
     return value if value.is_finite() else None
 
 
+MAX_LINES = 500  # each judge's penalty is judged with the tournament's facts in place: a season has dozens
+
+
 def parse_penalties(text: str) -> tuple[list[PenaltyLine], list[Problem]]:
     """The lines of a penalty file and its problems (none: it can be imported). An empty file has no penalties."""
     if not isinstance(text, str):
         return [], [Problem("", _("the file is empty"))]
     if nul_problem(text) is not None:
         return [], [nul_problem(text)]
+    rows = text.splitlines()
+    filled = sum(1 for raw in rows if raw.strip())
+    if filled > MAX_LINES:
+        return [], [Problem("", _("the file has %(count)s lines; a penalty file holds at most %(limit)s: split it") % {
+            "count": filled, "limit": MAX_LINES})]
     lines: list[PenaltyLine] = []
     problems: list[Problem] = []
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(rows, 1):
         if not raw.strip():
             continue
         cells = raw.split(":")

@@ -233,15 +233,19 @@ def import_penalties(user, tournament: Tournament, text: str, *, game_problems: 
         raise NotAllowed(plan.forbidden)
     if plan.problems:
         raise Invalid(plan.problems)
+    absent: set[tuple[str, int, str]] = set()  # a no-show line repeated adds the team once (issue 48, item 6)
     with transaction.atomic():
         for row in plan.rows:
             try:
+                if row["action"] == ABSENT and (row["stage"], row["number"], row["team"]) in absent:
+                    continue
                 if row["action"] == RECORD:
                     commands.record_penalty(user, {
                         "tournament": tournament.slug, "stage": row["stage"], "game": row["number"],
                         "team": row["team"], "player": row["player"], "kind": JUDGE_KIND, "points": row["points"],
                         "text": row["reason"]})
                 elif row["action"] == ABSENT:
+                    absent.add((row["stage"], row["number"], row["team"]))
                     game = Game.objects.get(stage__tournament=tournament, stage__key=row["stage"],
                                             number=row["number"])
                     fgame = load_facts(tournament).stage(row["stage"]).game(row["number"])
