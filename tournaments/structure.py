@@ -431,7 +431,7 @@ def update_tour(user, tour: Tour, *, number: Any = _KEEP, host: Any = _KEEP, pla
     require_organizer(user, tournament)
     with transaction.atomic():
         _lock(tournament)
-        tour = Tour.objects.select_for_update().select_related("stage", "host").get(pk=tour.pk)
+        tour = Tour.objects.select_for_update(of=("self",)).select_related("stage", "host").get(pk=tour.pk)
         before = _own_fields(tour)
         if number is not _KEEP:
             tour.number = _tour_number(tournament, number, but=tour)
@@ -462,7 +462,7 @@ def delete_tour(user, tour: Tour) -> None:
     require_organizer(user, tournament)
     with transaction.atomic():
         _lock(tournament)
-        tour = Tour.objects.select_for_update().select_related("stage", "host").get(pk=tour.pk)
+        tour = Tour.objects.select_for_update(of=("self",)).select_related("stage", "host").get(pk=tour.pk)
         held = _dependents(tour, (Tour,))
         if held:
             raise refuse("number", _("tour %(number)d is not empty: it holds %(rows)s") % {
