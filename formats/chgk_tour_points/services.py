@@ -30,6 +30,7 @@ from rulesets.errors import Conflict, Invalid, NotAllowed, NotFound
 from tournaments import audit
 from tournaments.models import Question, RosterEntry, Stage, Team, Tour, Tournament, TournamentStatus
 from tournaments.rosters import roster_conflict_message
+from tournaments.structure import registration_is_open
 
 SEASON_STAGE = "season"
 FAR_FUTURE = dt.datetime(9999, 1, 1, tzinfo=dt.UTC)
@@ -111,9 +112,7 @@ def application_state(application: ChgkApplication) -> dict:
 def applications_open(tournament: Tournament, now: dt.datetime | None = None) -> bool:
     """A captain applies while the season takes registrations (status "registration open"), until its
     deadline if it has one (CHGK-1)."""
-    deadline = tournament.registration_deadline
-    return tournament.status == TournamentStatus.REGISTRATION and (
-        deadline is None or (now or timezone.now()) <= deadline)
+    return registration_is_open(tournament, now)
 
 
 def _closed_problem(tournament: Tournament, now: dt.datetime) -> Problem | None:
