@@ -143,3 +143,18 @@ class TournamentRole(models.Model):
                 raise ValidationError({"role": gettext(
                     "%(nick)s plays in this tournament and cannot sit on its appeal jury (CHGK-11).") % {
                     "nick": player.nick}})
+
+
+class ApiTokenName(models.Model):
+    """The name a user gave a personal API token (issue 49): knox's ``AuthToken`` has none."""
+
+    token = models.OneToOneField("knox.AuthToken", verbose_name=_("token"), on_delete=models.CASCADE,
+                                 related_name="label")
+    name = models.CharField(_("name"), max_length=100)
+
+    class Meta:
+        verbose_name = _("API token name")
+        verbose_name_plural = _("API token names")
+
+    def __str__(self) -> str:
+        return self.name

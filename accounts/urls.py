@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from accounts import views
+from accounts import token_views, views
 from accounts.attempts import limited
 
 AUTH = "accounts/auth/"
@@ -26,4 +26,5 @@ urlpatterns = [
     path("reset/done/", auth_views.PasswordResetCompleteView.as_view(
         template_name=AUTH + "password_reset_complete.html"), name="password_reset_complete"),
     path("profile/", views.profile, name="profile"),
+    path("profile/tokens/", token_views.api_tokens, name="api-tokens"),
 ]

@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
+    "knox",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -232,7 +233,9 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("IMPORT_MAX_BYTES", str(5 * 102
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        # DRF's tokens (issued by the admin) first, a personal token of the profile next (accounts.tokens)
+        "accounts.tokens.LegacyTokenAuthentication",
+        "knox.auth.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
@@ -249,6 +252,9 @@ REST_FRAMEWORK = {
     # X-Forwarded-For and keys on REMOTE_ADDR, so a client cannot dodge the throttle by inventing addresses.
     "NUM_PROXIES": int(os.environ.get("DJANGO_NUM_PROXIES", "0")),
 }
+# Personal API tokens (accounts.tokens, issue 49): knox's model, named by accounts.ApiTokenName.
+KNOX_TOKEN_MODEL = "knox.AuthToken"
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tournament portal API",
     "DESCRIPTION": (
@@ -257,7 +263,13 @@ SPECTACULAR_SETTINGS = {
         "with the path where it goes too deep), no NUL character, no number that is not finite (NaN, Infinity, "
         "1e400). A body it refuses, and any refused input, is a 400 `{\"errors\": [{\"path\", \"message\"}]}` "
         "naming each problem's path, never a 500. While the database does not answer, every endpoint answers "
-        "503 `{\"detail\": ...}` with `Retry-After`."),
+        "503 `{\"detail\": ...}` with `Retry-After`.\n\n"
+        "Reads need no login. Writes act as a user, with that user's roles and nothing more: a browser "
+        "session, or a personal API token created (with a name and an expiry) and revoked on the profile page "
+        "`/accounts/profile/tokens/`. The token is shown once and stored hashed; send it as "
+        "`Authorization: Token <token>`, e.g. `curl -H \"Authorization: Token <token>\" "
+        "https://HOST/api/v1/tournaments/`. A token that is unknown, revoked or expired is answered with 401 "
+        "and `WWW-Authenticate: Token`, the body saying how to authenticate."),
     "VERSION": "1",
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -181,9 +181,11 @@ def test_a_path_under_the_api_that_matches_nothing_is_a_json_404(league):
     assert page.status_code == 404 and page["Content-Type"].startswith("text/html")
 
 
-def test_a_write_without_a_login_is_a_403_in_the_detail_shape(league):
+def test_a_write_without_a_login_is_a_401_saying_how_to_authenticate(league):
     game = Game.objects.filter(stage__tournament=league).first()
-    assert_detail(APIClient().put(f"{API}/games/{game.pk}/", {}, format="json"), 403)
+    response = APIClient().put(f"{API}/games/{game.pk}/", {}, format="json")
+    assert "Authorization: Token" in assert_detail(response, 401)
+    assert response["WWW-Authenticate"] == "Token"
 
 
 # --- issue 19.9: what GET returns, PUT accepts ---

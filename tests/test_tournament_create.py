@@ -262,7 +262,7 @@ def test_issue_42_anonymous_visitors_are_sent_to_the_login_page(client):
     response = client.get(NEW)
     assert response.status_code == 302 and reverse("login") in response["Location"]
     assert client.post(NEW, page_data("family_league")).status_code == 302
-    assert english_api().post(API_NEW, {"name": "X", "ruleset": "family_league"}, format="json").status_code == 403
+    assert english_api().post(API_NEW, {"name": "X", "ruleset": "family_league"}, format="json").status_code == 401
     assert not Tournament.objects.filter(slug="new-family-league").exists()
 
 

@@ -15,7 +15,9 @@ Django REST framework's own 400s take the documented shape too: malformed
 JSON (``ParseError``) and a refused filter or parameter (``ValidationError``)
 become ``{"errors": [...]}`` with the parameter or field as the path. Every
 other exception (403, 404, 405, 406, 415, 429 ...) is answered as Django REST
-framework answers it, ``{"detail": ...}``. Errors are JSON whatever the view
+framework answers it, ``{"detail": ...}``, except that a write with no credentials or a refused token
+(unknown, revoked, expired) is 401 with ``WWW-Authenticate: Token`` and a detail saying how to
+authenticate. Errors are JSON whatever the view
 renders on success (a CSV table, an iCalendar feed).
 
 ``not_found`` is the site's 404 handler (``config.urls.handler404``): a path
@@ -43,7 +45,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views import defaults
-from rest_framework.exceptions import ParseError, ValidationError
+from rest_framework.exceptions import AuthenticationFailed, NotAuthenticated, ParseError, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
@@ -99,7 +101,26 @@ def exception_handler(exc: Exception, context: dict) -> HttpResponse | None:
         set_rollback()
         rows = validation_problems(exc.detail) or [{"path": "", "message": _("invalid input")}]
         return as_json(Response({"errors": rows}, status=exc.status_code))
+    if isinstance(exc, (NotAuthenticated, AuthenticationFailed)):
+        return not_authenticated(exc, context)
     return as_json(drf_exception_handler(exc, context))
+
+
+def how_to_authenticate() -> str:
+    return _("Send `Authorization: Token <token>`; create a token on /accounts/profile/tokens/.")
+
+
+def not_authenticated(exc: NotAuthenticated | AuthenticationFailed, context: dict) -> HttpResponse | None:
+    """No credentials, or a token that is unknown, revoked or expired: 401 with ``WWW-Authenticate: Token``
+    and a detail that says how to authenticate. (Django REST framework would answer 403, the session being
+    the first authentication class and having no challenge of its own.)"""
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    response.data = {"detail": f"{exc.detail} {how_to_authenticate()}"}
+    response.status_code = 401
+    response["WWW-Authenticate"] = "Token"
+    return as_json(response)
 
 
 def as_json(response: Response | None) -> HttpResponse | None:

@@ -9,7 +9,8 @@ For every operation of the schema it
 - documents the error answers the portal gives, with the shared bodies of
   ``portal.api.errors``: ``{"errors": [{"path", "message"}]}`` for 400 (a bad
   parameter, malformed JSON, a refused document) and 409, ``{"detail": ...}``
-  for 403 (not logged in or not allowed), 404 (no such object, page or path),
+  for 401 (no credentials, or a token unknown, revoked or expired, with
+  ``WWW-Authenticate: Token``), 403 (not allowed), 404 (no such object, page or path),
   415 (a body that is not JSON), 429 (the anonymous throttle, with
   ``Retry-After``) and 503 (the database does not answer, with ``Retry-After``);
 - says in every operation that takes a body what a JSON body may be
@@ -45,7 +46,9 @@ ERROR_COMPONENTS: dict[str, dict[str, Any]] = {
 
 DESCRIPTIONS = {
     "400": "refused input: every problem with its path (a parameter, a JSON path)",
-    "403": "not logged in, or not allowed to do this",
+    "401": "not logged in: no credentials, or a token that is unknown, revoked or expired; send "
+           "`Authorization: Token <token>` (create one on /accounts/profile/tokens/)",
+    "403": "not allowed to do this (the detail names the rule)",
     "404": "no such object, page or path",
     "409": "changed meanwhile (the current version, who and when) or already there",
     "415": "the body is not JSON",
@@ -60,6 +63,8 @@ JSON_BODY = (f"\n\nA JSON body is UTF-8 and nests at most {MAX_DEPTH} objects an
 
 def _answer(code: str, ref: dict[str, str]) -> dict[str, Any]:
     answer: dict[str, Any] = {"description": DESCRIPTIONS[code], "content": {"application/json": {"schema": ref}}}
+    if code == "401":
+        answer["headers"] = {"WWW-Authenticate": {"schema": {"type": "string"}, "description": "`Token`"}}
     if code in ("429", "503"):
         answer["headers"] = {"Retry-After": {"schema": {"type": "integer"}, "description": "seconds"}}
     return answer
@@ -73,6 +78,7 @@ def errors_of(method: str, operation: dict[str, Any]) -> dict[str, dict[str, Any
     if any(p.get("in") == "query" for p in parameters) or "requestBody" in operation or method in WRITES:
         answers["400"] = _answer("400", ERRORS_REF)
     if method in WRITES:
+        answers["401"] = _answer("401", DETAIL_REF)
         answers["403"] = _answer("403", DETAIL_REF)
     if "requestBody" in operation:
         answers["415"] = _answer("415", DETAIL_REF)
@@ -99,4 +105,6 @@ def document_errors(result: dict[str, Any], generator, request, public) -> dict[
             responses = operation.setdefault("responses", {})
             for code, answer in errors_of(method, operation).items():
                 responses.setdefault(code, answer)
+            if "403" in responses:
+                responses.setdefault("401", _answer("401", DETAIL_REF))
     return result
