@@ -13,6 +13,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from accounts import tokens
+from accounts.forms import ActionForm
 
 EXPIRY_CHOICES = [(30, gettext_lazy("30 days")), (90, gettext_lazy("90 days")), (365, gettext_lazy("1 year")),
                   (0, gettext_lazy("never"))]
@@ -25,24 +26,31 @@ class TokenForm(forms.Form):
                                          initial=90)
 
 
+class RevokeForm(forms.Form):
+    token = forms.CharField(max_length=200)
+
+
 @never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
 def api_tokens(request: HttpRequest) -> HttpResponse:
     """GET lists the tokens; POST ``action=create`` shows the new token in this answer only (never stored
     in plain text, not even in the session); POST ``action=revoke`` deletes one of the user's tokens."""
-    form = TokenForm(request.POST if request.POST.get("action") == "create" else None)
+    form = TokenForm()
     created = ""
     if request.method == "POST":
-        if request.POST.get("action") == "revoke":
-            if tokens.revoke_token(request.user, request.POST.get("token", "")):
+        action = ActionForm(request.POST, actions=("create", "revoke"))
+        if not action.is_valid():
+            messages.error(request, _("Unknown action."))
+            return redirect("api-tokens")
+        if action.cleaned_data["action"] == "revoke":
+            revoke = RevokeForm(request.POST)
+            if revoke.is_valid() and tokens.revoke_token(request.user, revoke.cleaned_data["token"]):
                 messages.success(request, _("The token is revoked; it no longer authenticates."))
             else:
                 messages.error(request, _("You have no such token."))
             return redirect("api-tokens")
-        if not form.is_bound:
-            messages.error(request, _("Unknown action."))
-            return redirect("api-tokens")
+        form = TokenForm(request.POST)
         if form.is_valid():
             _row, created = tokens.create_token(request.user, form.cleaned_data["name"],
                                                 form.cleaned_data["expiry_days"])
