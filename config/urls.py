@@ -4,8 +4,10 @@ from django.contrib import admin
 from django.urls import include, path
 
 from formats import registry
+from portal.views.favicon import favicon
 
 urlpatterns = [
+    path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("config.api_urls")),
