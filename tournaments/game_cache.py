@@ -22,6 +22,10 @@ appeals): the context keeps the position (stage, number) of every game as it
 read them, and a game read again at another position, or gone, makes the
 loader read the context again.
 
+Facts are kept only once what they were read from is committed (``_once_committed``): a change that rolls
+back leaves the versions it took to the next change, so facts read inside it, kept under those versions, would
+be served as the next change's.
+
 The caches are per process, bounded (``FACTS_CACHE_TOURNAMENTS`` tournaments
 of at least ``FACTS_CACHE_MIN_GAMES`` games; ``FACTS_CACHE_CONTEXTS``
 tournaments' contexts, of any size) and never needed for correctness: a miss
@@ -30,11 +34,12 @@ reads everything.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 
 from rulesets import facts as F
 from tournaments.lru import LRU
@@ -111,10 +116,26 @@ def cached(tournament_id: int, key: tuple[Any, ...]) -> CachedGames | None:
     return _current(_games, tournament_id, key)
 
 
+def _once_committed(keep: Callable[[], None]) -> None:
+    """Run ``keep`` now outside a transaction, else when the transaction commits (never if it rolls back). The
+    test runner's own transaction around a test (Django's ``TestCase``) never commits; it counts as none."""
+    connection = transaction.get_connection()
+    if not connection.in_atomic_block or all(getattr(block, "_from_testcase", False)
+                                             for block in connection.atomic_blocks):
+        keep()
+    else:
+        transaction.on_commit(keep)
+
+
 def remember(tournament_id: int, key: tuple[Any, ...], games: dict[int, tuple[Header, F.Game]],
              revision: int | None = None) -> None:
-    """Keep the tournament's games (the least recently used tournament goes when the cache is full);
-    ``revision``: their greatest revision, when the caller knows it."""
+    """Keep the tournament's games once they are committed (the least recently used tournament goes when the
+    cache is full); ``revision``: their greatest revision, when the caller knows it."""
+    _once_committed(lambda: _remember(tournament_id, key, games, revision))
+
+
+def _remember(tournament_id: int, key: tuple[Any, ...], games: dict[int, tuple[Header, F.Game]],
+              revision: int | None) -> None:
     _games.max_entries = getattr(settings, "FACTS_CACHE_TOURNAMENTS", 4)
     if _games.max_entries <= 0 or len(games) < getattr(settings, "FACTS_CACHE_MIN_GAMES", 200):
         _games.pop(tournament_id)
@@ -130,7 +151,12 @@ def cached_context(tournament_id: int, key: tuple[Any, ...]) -> CachedContext | 
 
 
 def remember_context(tournament_id: int, context: CachedContext) -> None:
-    """Keep the tournament's context (the least recently used goes when ``FACTS_CACHE_CONTEXTS`` are kept)."""
+    """Keep the tournament's context once it is committed (the least recently used goes when
+    ``FACTS_CACHE_CONTEXTS`` are kept)."""
+    _once_committed(lambda: _remember_context(tournament_id, context))
+
+
+def _remember_context(tournament_id: int, context: CachedContext) -> None:
     _contexts.max_entries = getattr(settings, "FACTS_CACHE_CONTEXTS", 64)
     if _contexts.max_entries <= 0:
         _contexts.pop(tournament_id)
