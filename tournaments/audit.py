@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from django.apps import apps
@@ -71,6 +71,19 @@ def record(action: str, instance, before: dict | None, after: dict | None, user=
         action=action, model=instance._meta.label, object_id=str(instance.pk or ""), object_repr=str(instance)[:200],
         before=before, after=after,
     )
+
+
+def record_created(tournament: Tournament, instances: Sequence[Any], user=None) -> None:
+    """One ``create`` entry per new row of ``tournament`` (each with its ``snapshot``), written at once: a file
+    of thousands of rows (a season's penalties) is one insert, not a query and an insert per row."""
+    user = user or current_user.get()
+    if user is not None and not getattr(user, "is_authenticated", False):
+        user = None
+    username = getattr(user, "username", "") or ""
+    AuditEntry.objects.bulk_create([AuditEntry(
+        tournament_id=tournament.pk, tournament_slug=tournament.slug, user=user, username=username, action="create",
+        model=instance._meta.label, object_id=str(instance.pk or ""), object_repr=str(instance)[:200], before=None,
+        after=snapshot(instance)) for instance in instances], batch_size=1000)
 
 
 _muted: contextvars.ContextVar[bool] = contextvars.ContextVar("audit_muted", default=False)

@@ -531,6 +531,78 @@ def record_penalty(user, data: Any) -> Penalty:
     return penalty
 
 
+def record_penalties(user, tournament: Tournament, items: Sequence[Any]) -> list[Penalty]:
+    """Judges' fair-play rulings (FL-18) of one file at once, as ``record_penalty`` records each, judged together:
+    the facts are read once and the ruleset validates them once with every penalty in place (a file of a season
+    has thousands of lines). ``Invalid`` with each problem at ``[i].field`` (``i``: the item's index), nothing
+    written; ``NotAllowed`` when ``user`` may not rule on one of the stages named."""
+    for stage_key in sorted({item.get("stage") if isinstance(item, dict) else None for item in items}, key=str):
+        _require_judge(user, tournament, stage_key)
+    decided_at = timezone.now().isoformat()
+    reader, parsed = Reader(), []
+    for index, item in enumerate(items):
+        data = dict(as_object(item))
+        data.pop("tournament", None)
+        data.setdefault("decided_at", decided_at)
+        fpen = parse_penalty(reader, data, f"[{index}]")
+        if fpen is not None and (fpen.points > MAX_POINTS or fpen.points != fpen.points.quantize(Decimal("0.001"))):
+            reader.problems.append(Problem(f"[{index}].points", _("at most %(max)s, with at most 3 decimals") % {
+                "max": MAX_POINTS}))
+        parsed.append(fpen)
+    if reader.problems:
+        raise Invalid(list(reader.problems))
+    with transaction.atomic():
+        Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        facts = load_facts(tournament)
+        first = len(facts.penalties)
+        after = dataclasses.replace(facts, penalties=facts.penalties + tuple(parsed))
+        _refuse_problems(_penalty_problems(tournament, facts, after, first, len(parsed)))
+        stages = {stage.key: stage for stage in Stage.objects.filter(tournament=tournament)}
+        teams: dict[tuple[str | None, str], Team | None] = {}
+        nicks = {fpen.player for fpen in parsed if fpen.player}
+        players = {player.nick: player for player in Player.objects.filter(nick__in=nicks)}
+        games = {(key, number): pk for key, number, pk in Game.objects.filter(stage__tournament=tournament)
+                 .values_list("stage__key", "number", "pk")}
+        last = Penalty.objects.filter(tournament=tournament).order_by("-order").values_list("order", flat=True).first()
+        order = (last + 1) if last is not None else 0
+        rows = []
+        for offset, fpen in enumerate(parsed):
+            stage = stages.get(fpen.stage) if fpen.stage else None
+            if fpen.team and (fpen.stage, fpen.team) not in teams:
+                teams[(fpen.stage, fpen.team)] = team_named(tournament, stage, fpen.team)
+            rows.append(Penalty(
+                tournament=tournament, order=order + offset, stage=stage,
+                game_id=games.get((stage.key, fpen.game)) if stage is not None and fpen.game else None,
+                team=teams.get((fpen.stage, fpen.team)) if fpen.team else None,
+                player=players.get(fpen.player) if fpen.player else None, kind=fpen.kind, code=fpen.code or "",
+                points=fpen.points, decided_at=fpen.decided_at, text=fpen.text))
+        with audit.muted():
+            created = Penalty.objects.bulk_create(rows, batch_size=1000)
+        audit.record_created(tournament, created, user=user)
+        mark_changed(tournament.pk)
+    return created
+
+
+def _penalty_problems(tournament: Tournament, before: F.TournamentFacts, after: F.TournamentFacts, first: int,
+                      count: int) -> list[Problem]:
+    """The problems ``count`` new penalties (from ``penalties[first]``) bring, each at ``[i]`` of its item;
+    a new problem elsewhere at its own path (as ``judge`` finds them for one)."""
+    validate = rulesets.get(tournament.ruleset).validate
+    old = set(check_references(before)) | set(validate(before))
+    out = []
+    for problem in dict.fromkeys(check_references(after) + list(validate(after))):
+        match = _PENALTY_INDEX.match(problem.path)
+        index = int(match.group(1)) - first if match else -1
+        if 0 <= index < count:
+            out.append(Problem(f"[{index}]{problem.path[match.end():]}", problem.message))
+        elif problem not in old:
+            out.append(problem)
+    return out
+
+
+_PENALTY_INDEX = re.compile(r"^penalties\[(\d+)\]")
+
+
 def withdraw_penalty(user, penalty: Penalty) -> None:
     """The penalty is deleted; the standings recompute."""
     _require_judge(user, penalty.tournament, penalty.stage.key if penalty.stage_id else None)

@@ -49,7 +49,7 @@ def _points(raw: str) -> Decimal | None:
     return value if value.is_finite() else None
 
 
-MAX_LINES = 500  # each judge's penalty is judged with the tournament's facts in place: a season has dozens
+MAX_LINES = 20_000  # the judges' penalties of a file are judged together (commands.record_penalties); a season has hundreds
 
 
 def parse_penalties(text: str) -> tuple[list[PenaltyLine], list[Problem]]:

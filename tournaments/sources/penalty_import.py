@@ -21,6 +21,7 @@ file, naming the line, and nothing is written.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -224,6 +225,29 @@ def _not_held_payload(game: F.Game, team: str, version: int) -> dict[str, Any]:
             "no_show_eliminated": dict(game.no_show_eliminated), "version": version}
 
 
+def _record_batch(user, tournament: Tournament, rows: list[dict[str, Any]]) -> None:
+    """The judges' penalties of consecutive lines, judged and written together (``commands.record_penalties``);
+    a refusal names the line of each problem."""
+    if not rows:
+        return
+    try:
+        commands.record_penalties(user, tournament, [{
+            "stage": row["stage"], "game": row["number"], "team": row["team"], "player": row["player"],
+            "kind": JUDGE_KIND, "points": row["points"], "text": row["reason"]} for row in rows])
+    except Refused as refused:
+        if isinstance(refused, NotAllowed):
+            raise
+        problems = []
+        for problem in refused.located():
+            match = ITEM.match(problem.path)
+            line = rows[int(match.group(1))]["line"] if match else rows[0]["line"]
+            problems.append(at_line(line, render(problem.message)))
+        raise Invalid(problems) from refused
+
+
+ITEM = re.compile(r"^\[(\d+)\]")
+
+
 def import_penalties(user, tournament: Tournament, text: str, *, game_problems: commands.GameProblems | None,
                      stage_list: str | None = None, lines: Mapping[str, str] | None = None) -> PenaltyPlan:
     """Write the penalty file (see the module); ``Invalid`` with every problem, nothing written, when refused."""
@@ -233,27 +257,27 @@ def import_penalties(user, tournament: Tournament, text: str, *, game_problems: 
         raise NotAllowed(plan.forbidden)
     if plan.problems:
         raise Invalid(plan.problems)
-    absent: set[tuple[str, int, str]] = set()  # a no-show line repeated adds the team once (issue 48, item 6)
+    absent: set[tuple[str, int, str]] = set()  # a no-show line repeated adds the team once
     with transaction.atomic():
+        batch: list[dict[str, Any]] = []
         for row in plan.rows:
+            if row["action"] == RECORD:
+                batch.append(row)
+                continue
+            _record_batch(user, tournament, batch)
+            batch = []
+            if row["action"] != ABSENT or (row["stage"], row["number"], row["team"]) in absent:
+                continue
+            absent.add((row["stage"], row["number"], row["team"]))
             try:
-                if row["action"] == ABSENT and (row["stage"], row["number"], row["team"]) in absent:
-                    continue
-                if row["action"] == RECORD:
-                    commands.record_penalty(user, {
-                        "tournament": tournament.slug, "stage": row["stage"], "game": row["number"],
-                        "team": row["team"], "player": row["player"], "kind": JUDGE_KIND, "points": row["points"],
-                        "text": row["reason"]})
-                elif row["action"] == ABSENT:
-                    absent.add((row["stage"], row["number"], row["team"]))
-                    game = Game.objects.get(stage__tournament=tournament, stage__key=row["stage"],
-                                            number=row["number"])
-                    fgame = load_facts(tournament).stage(row["stage"]).game(row["number"])
-                    commands.update_game(user, game.pk, _not_held_payload(fgame, row["team"], game.version),
-                                         game_problems=game_problems)
+                game = Game.objects.get(stage__tournament=tournament, stage__key=row["stage"], number=row["number"])
+                fgame = load_facts(tournament).stage(row["stage"]).game(row["number"])
+                commands.update_game(user, game.pk, _not_held_payload(fgame, row["team"], game.version),
+                                     game_problems=game_problems)
             except Refused as refused:
                 if isinstance(refused, NotAllowed):
                     raise
                 raise Invalid([at_line(row["line"], render(p.message)) for p in refused.located()]) from refused
+        _record_batch(user, tournament, batch)
     plan.written = True
     return plan
