@@ -46,7 +46,7 @@ def page_of(user) -> Client:
     return client
 
 
-def test_issue_49_item_1_a_token_created_on_the_page_is_shown_once(django_user_model):
+def test_a_token_created_on_the_page_is_shown_once(django_user_model):
     user = django_user_model.objects.create_user("reader", password="pw-reader-123456")
     client = page_of(user)
     assert client.get("/accounts/profile/").content.decode().count(reverse("api-tokens")) >= 1
@@ -64,18 +64,18 @@ def test_issue_49_item_1_a_token_created_on_the_page_is_shown_once(django_user_m
     assert with_token(plain).get(f"{API}/tournaments/").status_code == 200
 
 
-def test_issue_49_item_1_the_page_needs_a_login():
+def test_the_page_needs_a_login():
     response = Client().get(reverse("api-tokens"))
     assert response.status_code == 302 and "/login/" in response["Location"]
 
 
-def test_issue_49_item_1_a_token_that_never_expires(django_user_model):
+def test_a_token_that_never_expires(django_user_model):
     user = django_user_model.objects.create_user("reader", password="pw-reader-123456")
     page_of(user).post(reverse("api-tokens"), {"action": "create", "name": "forever", "expiry_days": "0"})
     assert AuthToken.objects.get(user=user).expiry is None
 
 
-def test_issue_49_item_1_the_stored_value_is_hashed(django_user_model):
+def test_the_stored_value_is_hashed(django_user_model):
     user = django_user_model.objects.create_user("reader", password="pw-reader-123456")
     row, plain = tokens.create_token(user, "hashed", 90)
     assert row.digest != plain
@@ -86,7 +86,7 @@ def test_issue_49_item_1_the_stored_value_is_hashed(django_user_model):
                 assert not any(plain in str(value) for value in values), table
 
 
-def test_issue_49_item_1_a_token_acts_with_exactly_its_users_roles(league, django_user_model):
+def test_a_token_acts_with_exactly_its_users_roles(league, django_user_model):
     nobody = django_user_model.objects.create_user("nobody", password="pw-nobody-123456")
     _row, plain = tokens.create_token(nobody, "no roles", 30)
     response = with_token(plain).post(f"{API}/games/", game_payload(), format="json")
@@ -98,7 +98,7 @@ def test_issue_49_item_1_a_token_acts_with_exactly_its_users_roles(league, djang
     assert response.json()["updated_by"] == "organizer"
 
 
-def test_issue_49_item_1_a_revoked_token_is_401_saying_how_to_authenticate(league, django_user_model):
+def test_a_revoked_token_is_401_saying_how_to_authenticate(league, django_user_model):
     user = organizer_of(league, django_user_model)
     row, plain = tokens.create_token(user, "soon gone", 30)
     client = page_of(user)
@@ -112,7 +112,7 @@ def test_issue_49_item_1_a_revoked_token_is_401_saying_how_to_authenticate(leagu
     assert with_token(plain).get(f"{API}/tournaments/").status_code == 401
 
 
-def test_issue_49_item_1_an_expired_token_is_401(django_user_model):
+def test_an_expired_token_is_401(django_user_model):
     user = django_user_model.objects.create_user("reader", password="pw-reader-123456")
     row, plain = tokens.create_token(user, "old", 30)
     AuthToken.objects.filter(pk=row.pk).update(expiry=timezone.now() - timedelta(seconds=1))
@@ -121,7 +121,7 @@ def test_issue_49_item_1_an_expired_token_is_401(django_user_model):
     assert "/accounts/profile/tokens/" in answer.json()["detail"]
 
 
-def test_issue_49_item_1_another_user_cannot_revoke_my_token(django_user_model):
+def test_another_user_cannot_revoke_my_token(django_user_model):
     me = django_user_model.objects.create_user("me", password="pw-me-123456789")
     intruder = django_user_model.objects.create_user("intruder", password="pw-intruder-123456")
     row, plain = tokens.create_token(me, "mine", 30)
@@ -133,7 +133,7 @@ def test_issue_49_item_1_another_user_cannot_revoke_my_token(django_user_model):
     assert row.token_key[:8] not in page_of(intruder).get(reverse("api-tokens")).content.decode()
 
 
-def test_issue_49_item_1_no_credentials_says_how_to_authenticate(league):
+def test_no_credentials_says_how_to_authenticate(league):
     answer = APIClient(HTTP_ACCEPT_LANGUAGE="en").post(f"{API}/games/", game_payload(), format="json")
     assert answer.status_code in (401, 403)
     assert "Authorization: Token <token>" in answer.json()["detail"]

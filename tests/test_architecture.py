@@ -87,7 +87,7 @@ def _compares_a_ruleset_key(node: ast.Compare) -> bool:
                for o in operands)
 
 
-def test_issue_15_no_code_outside_rulesets_and_the_format_homes_compares_a_ruleset_key():
+def test_no_code_outside_rulesets_and_the_format_homes_compares_a_ruleset_key():
     """Kinds are looked up (rulesets.get, formats.registry), not branched on (design.md, issue 15)."""
     offenders = []
     sources = [p for name, p in MODULES.items() if not name.startswith(("rulesets", "formats."))]
@@ -121,7 +121,7 @@ def _top_level_imports(path: Path, name: str) -> set[str]:
     return {m for m in found if m in MODULES and m != name}
 
 
-def test_issue_15_no_import_cycles():
+def test_no_import_cycles():
     """No module reaches itself through module-level imports (Tarjan's strongly connected components)."""
     graph = {name: _top_level_imports(path, name) for name, path in MODULES.items()}
     index: dict[str, int] = {}
@@ -160,7 +160,7 @@ def test_issue_15_no_import_cycles():
 LAZY_IMPORTS = {"openpyxl", "openpyxl.utils", "icalendar", "zoneinfo"}  # heavy or optional, loaded when a file is built
 
 
-def test_issue_15_imports_sit_at_the_top_of_modules():
+def test_imports_sit_at_the_top_of_modules():
     """No import inside a function dodges a cycle; ``AppConfig.ready`` is Django's place for late imports."""
     offenders = []
     for name, path in MODULES.items():
@@ -177,7 +177,7 @@ def test_issue_15_imports_sit_at_the_top_of_modules():
     assert offenders == []
 
 
-def test_issue_15_no_private_name_is_imported_across_packages():
+def test_no_private_name_is_imported_across_packages():
     offenders = []
     for name, path in MODULES.items():
         top = name.split(".")[0]
@@ -192,7 +192,7 @@ def test_issue_15_no_private_name_is_imported_across_packages():
     assert offenders == []
 
 
-def test_issue_15_every_format_has_one_home_registered():
+def test_every_format_has_one_home_registered():
     """Each ruleset has its home (formats/<key>/), registered once, whose URLs the site includes."""
     from formats import registry
 
@@ -204,7 +204,7 @@ def test_issue_15_every_format_has_one_home_registered():
     assert registry.get("fifth").tournament_links(None, None) == [], "an unknown format adds nothing"
 
 
-def test_issue_15_import_linter_contracts_hold():
+def test_import_linter_contracts_hold():
     """The layers and independence contracts of pyproject.toml (scripts/test runs lint-imports too)."""
     import subprocess
     import sys

@@ -150,7 +150,7 @@ def test_http_probe_counts_the_queries_of_the_standings_json_and_page():
     assert not missing.exists and "does not exist" in missing.note
 
 
-def test_evening_cpu_split_gives_each_share_in_cores_and_the_rest_issue_20_item_4():
+def test_evening_cpu_split_gives_each_share_in_cores_and_the_rest_4():
     start = {"workers": 1.0, "writer": 2.0, "database": 3.0, "busy": 10.0, "idle": 5.0}
     end = {"workers": 3.0, "writer": 2.5, "database": 4.0, "busy": 14.0, "idle": 5.2}
     split = evening.CpuSplit.between(start, end, 2.0)
@@ -181,13 +181,13 @@ def test_evening_ratio_goal_names_the_cores_left_idle_with_2_workers(capsys):
     assert "0.66 / 0.25 / 0.28 / 0.01 / 0.75" in capsys.readouterr().out
 
 
-def test_evening_runs_the_flat_out_phases_in_the_order_1_2_2_1_issue_20_item_4():
+def test_evening_runs_the_flat_out_phases_in_the_order_1_2_2_1_4():
     assert evening.schedule([1, 2]) == [(1, ["evening", "flat out"]), (2, ["evening", "flat out", "flat out"]),
                                         (1, ["flat out"])]
     assert evening.schedule([2]) == [(2, ["evening", "flat out"])]
 
 
-def test_evening_runs_the_capped_phases_1_2_2_1_beside_the_uncapped_issue_20_item_4():
+def test_evening_runs_the_capped_phases_1_2_2_1_beside_the_uncapped_4():
     flat, capped = "flat out", "flat out, capped"
     assert evening.schedule([1, 2], capped=True) == [(1, ["evening", flat, capped]),
                                                      (2, ["evening", flat, capped, capped, flat]), (1, [capped, flat])]

@@ -23,7 +23,7 @@ def said(language: str, message: str, context: str | None = None) -> str:
 
 
 @pytest.mark.parametrize("language", ["ru", "en"])
-def test_issue_17_item_4_history_shows_a_readable_before_and_after_within_1280_px(demo_site, page_factory,
+def test_history_shows_a_readable_before_and_after_within_1280_px(demo_site, page_factory,
                                                                                   language):
     season = Tournament.objects.get(slug="demo-chgk-season")
     tour = Tour.objects.filter(stage__tournament=season, masks__isnull=False).order_by("number").first()
@@ -45,7 +45,7 @@ def test_issue_17_item_4_history_shows_a_readable_before_and_after_within_1280_p
 
 
 @pytest.mark.parametrize("language", ["ru", "en"])
-def test_issue_17_item_9_no_ruleset_code_words_on_the_pages(demo_site, page_factory, language):
+def test_no_ruleset_code_words_on_the_pages(demo_site, page_factory, language):
     """Violation kinds, stage keys and notes are worded: no "two_players", "stage-2", "Preliminary:" on ru pages."""
     page = page_factory(1280, language)
     for tournament in Tournament.objects.order_by("slug"):
@@ -61,7 +61,7 @@ def test_issue_17_item_9_no_ruleset_code_words_on_the_pages(demo_site, page_fact
 
 
 @pytest.mark.parametrize(("language", "width"), [("ru", 390), ("en", 1280)])
-def test_issue_17_item_10_every_seats_problem_at_once_in_words(demo_site, page_factory, language, width):
+def test_every_seats_problem_at_once_in_words(demo_site, page_factory, language, width):
     game = Game.objects.filter(stage__tournament__slug="demo-family-league", seats__isnull=False).select_related(
         "stage").order_by("number").first()
     page = page_factory(width, language, user="admin")
@@ -79,7 +79,7 @@ def test_issue_17_item_10_every_seats_problem_at_once_in_words(demo_site, page_f
     assert page_width(page) <= width
 
 
-def test_issue_17_item_1_the_menus_api_link_opens_a_root_that_lists_the_endpoints(demo_site, page_factory):
+def test_the_menus_api_link_opens_a_root_that_lists_the_endpoints(demo_site, page_factory):
     page = page_factory(1280, "en")
     page.goto("/")
     with page.expect_navigation():
@@ -90,7 +90,7 @@ def test_issue_17_item_1_the_menus_api_link_opens_a_root_that_lists_the_endpoint
 
 
 @pytest.mark.parametrize("path", ["/api/v1/docs/", "/api/v1/redoc/"])
-def test_issue_17_item_7_the_api_docs_load_nothing_from_another_host(demo_site, page_factory, path):
+def test_the_api_docs_load_nothing_from_another_host(demo_site, page_factory, path):
     """Swagger UI and Redoc are served from the project; the page factory's guard fails on any off-site request."""
     page = page_factory(1280, "en")
     response = page.goto(path)

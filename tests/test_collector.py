@@ -33,7 +33,7 @@ def collector_clock(monkeypatch):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("ruleset", ["family_league", "chgk_tour_points", "class_balanced", "elimination_gp"])
-def test_issue_20_a_recompute_leaves_no_reference_cycles(ruleset):
+def test_a_recompute_leaves_no_reference_cycles(ruleset):
     """What the keeping pause freezes is freed by reference counting alone: a recompute, from scratch and after a
     saved result, leaves nothing that only the cyclic collector would free."""
     tournament = load(demo(ruleset))
@@ -57,7 +57,7 @@ def test_issue_20_a_recompute_leaves_no_reference_cycles(ruleset):
     assert found == 0, kinds
 
 
-def test_issue_20_a_keeping_pause_freezes_what_is_alive_and_a_plain_one_does_not(collector_clock):
+def test_a_keeping_pause_freezes_what_is_alive_and_a_plain_one_does_not(collector_clock):
     collector_clock(0)
     gc.unfreeze()
     with collector.gc_paused():
@@ -69,7 +69,7 @@ def test_issue_20_a_keeping_pause_freezes_what_is_alive_and_a_plain_one_does_not
     assert gc.isenabled() and gc.get_freeze_count() > len(kept)
 
 
-def test_issue_20_a_cycle_frozen_by_a_keeping_pause_is_collected_by_the_periodic_full_collection(collector_clock):
+def test_a_cycle_frozen_by_a_keeping_pause_is_collected_by_the_periodic_full_collection(collector_clock):
     """A cycle alive when a keeping pause ends is out of the collector's sight; the full collection at the end of
     a keeping pause once ``FULL_COLLECTION_SECONDS`` have passed frees it."""
     collector_clock(0)
@@ -90,7 +90,7 @@ def test_issue_20_a_cycle_frozen_by_a_keeping_pause_is_collected_by_the_periodic
     assert collector.time.monotonic() - collector._last_full < 5
 
 
-def test_issue_20_a_nested_keeping_pause_leaves_the_collector_paused(collector_clock):
+def test_a_nested_keeping_pause_leaves_the_collector_paused(collector_clock):
     collector_clock(0)
     gc.disable()
     try:

@@ -214,7 +214,7 @@ def test_gp_22a_dashboard_lists_prizes_until_the_committee_marks_them_paid():
     assert [k for k in keys(tournament) if k.startswith("prize:")] == []
 
 
-def test_issue_42_the_dashboard_says_what_to_do_next_with_the_page_that_does_it(client):
+def test_the_dashboard_says_what_to_do_next_with_the_page_that_does_it(client):
     """The next game to enter (a link to its result form), the appeals waiting, and only the sections that hold
     something; the quiet ones are named on one line."""
     tournament = import_document(mafia_league(games=10, teams=9, seed=6))

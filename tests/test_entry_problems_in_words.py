@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.mark.parametrize(("language", "days_played", "game_days"), [
     ("en", "days played", "game days"), ("ru", "сыграно дней", "игровые дни")])
-def test_issue_17_every_seats_problem_at_once_in_words(language, days_played, game_days):
+def test_every_seats_problem_at_once_in_words(language, days_played, game_days):
     tournament = import_document(example("family_league"))
     organizer = UserFactory()
     TournamentRole.objects.create(user=organizer, tournament=tournament, role=Role.ORGANIZER)
@@ -43,7 +43,7 @@ def test_issue_17_every_seats_problem_at_once_in_words(language, days_played, ga
     assert len(problems) >= 3 and not any("days_played" in row or "game_days" in row for row in problems)
 
 
-def test_issue_17_the_readings_and_the_rulesets_problems_come_together():
+def test_the_readings_and_the_rulesets_problems_come_together():
     """A days_played the reading refuses and a stat sum the family league refuses (glossary: 150..450) are
     reported by one save, not one after the other."""
     tournament = import_document(example("family_league"))

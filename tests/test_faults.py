@@ -241,7 +241,7 @@ def test_the_real_closed_port_is_a_miss_not_an_exception():
     assert backend.down
 
 
-def test_issue_20_the_cache_makes_one_redis_client_per_pool_not_one_per_call():
+def test_the_cache_makes_one_redis_client_per_pool_not_one_per_call():
     backend = ResilientRedisCache(CLOSED_PORT, {})
     client = backend._cache.get_client("a")
     assert backend._cache.get_client("b", write=True) is client
@@ -249,7 +249,7 @@ def test_issue_20_the_cache_makes_one_redis_client_per_pool_not_one_per_call():
 
 
 @pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis (REDIS_URL); .ci/run provides it")
-def test_issue_20_the_shared_redis_client_serves_threads_at_once():
+def test_the_shared_redis_client_serves_threads_at_once():
     from concurrent.futures import ThreadPoolExecutor
 
     backend = ResilientRedisCache(os.environ["REDIS_URL"], {"KEY_PREFIX": f"shared-client-{os.getpid()}"})

@@ -390,7 +390,7 @@ def test_the_scan_finds_hand_reads_of_post_and_allows_binding_a_form():
 @pytest.mark.parametrize("path", sorted(
     p for package in PAGE_PACKAGES for p in (ROOT / package).rglob("*.py") if "migrations" not in p.parts),
     ids=lambda p: str(p.relative_to(ROOT)))
-def test_issue_15_no_page_module_reads_request_post_by_hand(path):
+def test_no_page_module_reads_request_post_by_hand(path):
     """Every POST is read through a Django Form: a page binds ``SomeForm(request.POST)`` and reads
     ``form.cleaned_data``, never ``request.POST[...]`` or ``request.POST.get(...)``."""
     relative = str(path.relative_to(ROOT))

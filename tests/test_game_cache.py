@@ -350,7 +350,7 @@ def test_an_instance_read_before_a_change_loads_the_facts_after_it():
     assert facts == fresh(tournament)
 
 
-def test_issue_20_a_forced_recompute_drops_the_kept_ledger_before_it_reads_the_facts(monkeypatch):
+def test_a_forced_recompute_drops_the_kept_ledger_before_it_reads_the_facts(monkeypatch):
     """Issue 20 item 2: ``recompute(force=True)`` drops the family league's kept ledger with the loader's games, before
     the facts are read (every game judged anew; the previous version released before the next is built); a
     recompute after a saved result keeps and updates it."""

@@ -32,7 +32,7 @@ def _client(user, language: str) -> Client:
     return client
 
 
-def test_issue_17_saving_a_game_records_one_entry_with_its_seats_before_and_after():
+def test_saving_a_game_records_one_entry_with_its_seats_before_and_after():
     tournament = import_document(example("family_league"))
     organizer = _organizer(tournament)
     game = Game.objects.get(stage__tournament=tournament, number=1)
@@ -48,7 +48,7 @@ def test_issue_17_saving_a_game_records_one_entry_with_its_seats_before_and_afte
     assert entry.before["seats"] == list(reversed(entry.after["seats"]))
 
 
-def test_issue_17_a_new_game_records_its_seats_at_creation():
+def test_a_new_game_records_its_seats_at_creation():
     tournament = import_document(example("family_league"))
     organizer = _organizer(tournament)
     payload = copy.deepcopy(example("family_league")["stages"][0]["games"][0])
@@ -60,7 +60,7 @@ def test_issue_17_a_new_game_records_its_seats_at_creation():
     assert [s["player"] for s in entry.after["seats"]] == [s["player"] for s in payload["seats"]]
 
 
-def test_issue_17_entering_a_tours_masks_records_the_answers_team_by_team():
+def test_entering_a_tours_masks_records_the_answers_team_by_team():
     tournament = import_document(example("chgk_tour_points"))
     organizer = _organizer(tournament)
     tour = Tour.objects.get(stage__tournament=tournament, number=1)
@@ -76,7 +76,7 @@ def test_issue_17_entering_a_tours_masks_records_the_answers_team_by_team():
 
 @pytest.mark.parametrize(("language", "action", "field"), [("en", "changed", "answer masks"),
                                                            ("ru", "изменено", "маски ответов")])
-def test_issue_17_the_history_page_words_changes_in_the_readers_language(language, action, field,
+def test_the_history_page_words_changes_in_the_readers_language(language, action, field,
                                                                          django_assert_max_num_queries):
     tournament = import_document(example("chgk_tour_points"))
     organizer = _organizer(tournament)
@@ -94,7 +94,7 @@ def test_issue_17_the_history_page_words_changes_in_the_readers_language(languag
     assert "tournaments.Tour" not in page and "{&#x27;" not in page  # no raw labels or dicts
 
 
-def test_issue_17_references_are_shown_by_name_not_by_id():
+def test_references_are_shown_by_name_not_by_id():
     tournament = import_document(example("family_league"))
     organizer = _organizer(tournament)
     game = Game.objects.get(stage__tournament=tournament, number=1)
@@ -108,7 +108,7 @@ def test_issue_17_references_are_shown_by_name_not_by_id():
     assert str(group) in page
 
 
-def test_issue_17_a_generated_cb_schedule_is_one_history_entry_with_its_games():
+def test_a_generated_cb_schedule_is_one_history_entry_with_its_games():
     """CB-2: the stage's games are written in bulk; the history still shows the table that was generated."""
     document = example("class_balanced")
     document["stages"] = [{"key": "stage-1", "games": []}]
@@ -125,7 +125,7 @@ def test_issue_17_a_generated_cb_schedule_is_one_history_entry_with_its_games():
     assert "schedule generated" in page and entry.after["games"][0] in page
 
 
-def test_issue_17_a_drawn_fl_qualifying_is_one_history_entry_with_its_groups():
+def test_a_drawn_fl_qualifying_is_one_history_entry_with_its_groups():
     """FL-8: the groups' teams are written in bulk; the history shows each group's teams and the seed."""
     document = example("family_league")
     document["stages"], document["penalties"] = [], []
@@ -137,7 +137,7 @@ def test_issue_17_a_drawn_fl_qualifying_is_one_history_entry_with_its_groups():
         str(i + 1): list(names) for i, names in enumerate(drawn)}}
 
 
-def test_issue_41_an_entry_names_its_object_in_the_readers_language_not_the_actors():
+def test_an_entry_names_its_object_in_the_readers_language_not_the_actors():
     """A role granted while the portal spoke Russian reads "organizer" to an English reader (the object's name
     is rendered when read, while the object exists)."""
     from django.utils import translation

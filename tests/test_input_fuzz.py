@@ -271,7 +271,7 @@ def _read_rating(case: Case) -> tuple[Any, list[Problem]]:
     return parse_rating_results(data, root="file")
 
 
-def test_issue_48_item_6_the_json_reader_and_the_rating_reader_refuse_mutated_json_with_paths():
+def test_the_json_reader_and_the_rating_reader_refuse_mutated_json_with_paths():
     """issue 48, item 6: ``read_json`` and the rating-site reader, on the mutated spec examples and rating files."""
     done: list[Runner] = []
     for surface, reader, bases in (("reader-json", _read_json, JSON_BASES), ("reader-rating", _read_rating, {
@@ -283,7 +283,7 @@ def test_issue_48_item_6_the_json_reader_and_the_rating_reader_refuse_mutated_js
     check_all(*done)
 
 
-def test_issue_48_item_6_the_text_file_readers_refuse_mutated_files_with_their_lines():
+def test_the_text_file_readers_refuse_mutated_files_with_their_lines():
     """issue 48, item 6: the log, roster, penalty and stage-list readers, on the mutated real files."""
     done: list[Runner] = []
     readers = {
@@ -314,7 +314,7 @@ def _text_reader(reader: Callable[[Case], tuple[Any, list[Problem]]], case: Case
 # --- the interchange import -------------------------------------------------------------------------------
 
 
-def test_issue_48_item_6_mutated_interchange_documents_through_the_api_and_the_command(fuzzer, tmp_path):
+def test_mutated_interchange_documents_through_the_api_and_the_command(fuzzer, tmp_path):
     """issue 48, item 6: ``POST /api/v1/tournaments/import/`` and ``import_tournament`` on mutated examples."""
     done: list[Runner] = []
     examples = {k: v for k, v in JSON_BASES.items() if k.startswith("spec/")}
@@ -343,7 +343,7 @@ def _tour_number(rng: random.Random) -> int:
     return rng.choice([1] * 8 + [2, 0, 2**31, 10**20])
 
 
-def test_issue_48_item_6_mutated_rating_files_through_the_api_and_the_command(chgk_seasons, fuzzer, tmp_path):
+def test_mutated_rating_files_through_the_api_and_the_command(chgk_seasons, fuzzer, tmp_path):
     """issue 48, item 6: ``import-rating`` (JSON and multipart) and ``import_rating_results`` on mutated files."""
     done: list[Runner] = []
     ratings = {k: v for k, v in JSON_BASES.items() if k.startswith("chgk/")}
@@ -390,7 +390,7 @@ def _game_number(rng: random.Random) -> int:
     return rng.choice([*range(1, 46), 0, 2**31, 10**20])
 
 
-def test_issue_48_item_6_mutated_game_logs_through_the_api_the_entry_form_and_the_command(season, fuzzer, tmp_path):
+def test_mutated_game_logs_through_the_api_the_entry_form_and_the_command(season, fuzzer, tmp_path):
     """issue 48, item 6: ``import-log``, the entry form's "import from game log" box and ``import_game_log``."""
     done: list[Runner] = []
     api = client_of(fuzzer)
@@ -454,7 +454,7 @@ def _batch(rng: random.Random, case: Case, *, mutated_log: bool) -> tuple[list[t
     return logs, case.text()
 
 
-def test_issue_48_item_6_mutated_log_batches_through_the_api_the_page_and_the_command(season, fuzzer, tmp_path):
+def test_mutated_log_batches_through_the_api_the_page_and_the_command(season, fuzzer, tmp_path):
     """issue 48, item 6: ``import-logs``, the batch page and ``import_game_logs``, a mutated log or stage list."""
     done: list[Runner] = []
     bases = {**LOG_TEXTS, **STAGE_TEXTS}
@@ -520,7 +520,7 @@ def _batch_outcome(response, dry: bool) -> str:
 # --- rosters --------------------------------------------------------------------------------------------------
 
 
-def test_issue_48_item_6_mutated_roster_files_through_the_api_the_page_and_the_command(empty_cup, fuzzer, tmp_path):
+def test_mutated_roster_files_through_the_api_the_page_and_the_command(empty_cup, fuzzer, tmp_path):
     """issue 48, item 6: ``import-rosters``, the roster page and ``import_rosters`` on mutated teams.txt and CSV."""
     done: list[Runner] = []
     api = client_of(fuzzer)
@@ -579,7 +579,7 @@ def test_issue_48_item_6_mutated_roster_files_through_the_api_the_page_and_the_c
 # --- penalties ------------------------------------------------------------------------------------------------
 
 
-def test_issue_48_item_6_mutated_penalty_files_through_the_api_the_page_and_the_command(played_season, fuzzer,
+def test_mutated_penalty_files_through_the_api_the_page_and_the_command(played_season, fuzzer,
                                                                                          tmp_path):
     """issue 48, item 6: ``import-penalties``, the penalty page and ``import_penalties``, a mutated penalty file or
     stage list."""

@@ -74,7 +74,7 @@ def test_cb_12_the_conflicts_leave_the_dashboard_once_resolved(cup):
     assert commands.conflicts_of(tournament) == [], "recorded: the next look costs nothing"
 
 
-def test_issue_41_a_path_is_said_as_the_stage_the_game_the_seat_and_the_player(cup):
+def test_a_path_is_said_as_the_stage_the_game_the_seat_and_the_player(cup):
     tournament, _organizer, _document = cup
     facts = load_facts(tournament)
     seat = facts.stages[2].games[0].seats[1]
@@ -86,7 +86,7 @@ def test_issue_41_a_path_is_said_as_the_stage_the_game_the_seat_and_the_player(c
     assert path_words("", facts) == ""
 
 
-def test_issue_41_the_history_says_which_later_games_the_confirmed_save_put_in_conflict(cup, client):
+def test_the_history_says_which_later_games_the_confirmed_save_put_in_conflict(cup, client):
     tournament, organizer, document = cup
     game, payload = corrected_first_game(tournament, document)
     commands.update_game(organizer, game.pk, payload, accept_conflicts=True)

@@ -143,7 +143,7 @@ def tick(data: dict[str, str], nicks: dict[str, str]) -> dict[str, str]:
     return data
 
 
-def test_issue_41_preview_lists_the_nicks_the_portal_does_not_know_with_add_to_roster_unticked(cup):
+def test_preview_lists_the_nicks_the_portal_does_not_know_with_add_to_roster_unticked(cup):
     client = organizer_of(cup)
     page = preview(client, cup, LOG)
     assert page.status_code == 200
@@ -162,7 +162,7 @@ def test_issue_41_preview_lists_the_nicks_the_portal_does_not_know_with_add_to_r
     assert not Player.objects.filter(nick__in=NEW).exists() and Game.objects.count() == 0
 
 
-def test_issue_41_real_log_saves_once_add_to_roster_is_ticked_creating_players_roster_entries_and_seats(cup):
+def test_real_log_saves_once_add_to_roster_is_ticked_creating_players_roster_entries_and_seats(cup):
     client = organizer_of(cup)
     data = tick(form_of(preview(client, cup, LOG)), NEW)
     saved = client.post(f"/t/{cup.slug}/qualifying/games/new/", data)
@@ -179,7 +179,7 @@ def test_issue_41_real_log_saves_once_add_to_roster_is_ticked_creating_players_r
         assert history.user is not None and history.tournament_id == cup.pk
 
 
-def test_issue_41_unticking_one_new_nick_saves_nothing_and_refuses_naming_it_at_its_seat(cup):
+def test_unticking_one_new_nick_saves_nothing_and_refuses_naming_it_at_its_seat(cup):
     client = organizer_of(cup)
     data = tick(form_of(preview(client, cup, LOG)), NEW)
     i = seat_index(data, "Vera")
@@ -197,7 +197,7 @@ def test_issue_41_unticking_one_new_nick_saves_nothing_and_refuses_naming_it_at_
     assert f"seat-{i}-add" not in again and all(f"seat-{seat_index(again, n)}-add" in again for n in NEW if n != "Vera")
 
 
-def test_issue_41_a_roster_addition_refused_saves_nothing_and_says_why_at_the_seat(cup):
+def test_a_roster_addition_refused_saves_nothing_and_says_why_at_the_seat(cup):
     """Vera ticked for Hot Fuzz while her seat names another team: refused in words at her seat, nothing saved."""
     client = organizer_of(cup)
     data = tick(form_of(preview(client, cup, LOG)), NEW)
@@ -213,7 +213,7 @@ def test_issue_41_a_roster_addition_refused_saves_nothing_and_says_why_at_the_se
     assert "add Vera to Упийцы’s roster" in text and form_of(page).get(f"seat-{i}-add") == "1"
 
 
-def test_issue_41_only_an_organizer_adds_to_a_roster_a_judge_is_refused_at_the_seat_and_nothing_saved(cup):
+def test_only_an_organizer_adds_to_a_roster_a_judge_is_refused_at_the_seat_and_nothing_saved(cup):
     client = organizer_of(cup, Role.JUDGE)
     page = client.post(f"/t/{cup.slug}/qualifying/games/new/", tick(form_of(preview(client, cup, LOG)), NEW))
     assert page.status_code == 403
@@ -221,7 +221,7 @@ def test_issue_41_only_an_organizer_adds_to_a_roster_a_judge_is_refused_at_the_s
     assert Game.objects.count() == 0 and not Player.objects.filter(nick__in=NEW).exists()
 
 
-def test_issue_41_fl_8_two_groups_the_group_is_filled_from_the_log_refused_at_the_field_without_it(interclan):
+def test_fl_8_two_groups_the_group_is_filled_from_the_log_refused_at_the_field_without_it(interclan):
     client = organizer_of(interclan)
     page = preview(client, interclan, 3665747)
     text = page.content.decode()
@@ -241,7 +241,7 @@ def test_issue_41_fl_8_two_groups_the_group_is_filled_from_the_log_refused_at_th
     assert game.group.name == "A" and game.seats.count() == 9
 
 
-def test_issue_41_a_saved_imported_log_is_judged_by_the_formats_game_problems(cup, monkeypatch):
+def test_a_saved_imported_log_is_judged_by_the_formats_game_problems(cup, monkeypatch):
     """Item 3: the entry form's save and the API's import pass the format's refusals (portal.hooks)."""
     monkeypatch.setattr("portal.hooks.game_problems", lambda stage, game, row: [
         Problem("link", "the format refuses this game (TEST-1)")])
@@ -255,7 +255,7 @@ def test_issue_41_a_saved_imported_log_is_judged_by_the_formats_game_problems(cu
     assert Game.objects.count() == 0 and not Player.objects.filter(nick__in=NEW).exists()
 
 
-def test_issue_41_preview_page_queries_are_bounded(cup, django_assert_max_num_queries):
+def test_preview_page_queries_are_bounded(cup, django_assert_max_num_queries):
     client = organizer_of(cup)
     preview(client, cup, LOG)  # warm the session and the caches of the first request
     with django_assert_max_num_queries(20):  # 17 with 16 seats: none per seat
@@ -263,7 +263,7 @@ def test_issue_41_preview_page_queries_are_bounded(cup, django_assert_max_num_qu
     assert page.status_code == 200
 
 
-def test_issue_41_add_to_roster_refuses_a_player_of_another_roster_of_the_tournament(cup):
+def test_add_to_roster_refuses_a_player_of_another_roster_of_the_tournament(cup):
     """One roster a player (tournaments.rosters): the command refuses, naming the other team."""
     user = UserFactory()
     TournamentRole.objects.create(user=user, tournament=cup, role=Role.ORGANIZER)

@@ -27,13 +27,13 @@ def proxies(settings):
     return use
 
 
-def test_issue_48_without_trusted_proxies_the_forwarded_header_is_ignored(proxies):
+def test_without_trusted_proxies_the_forwarded_header_is_ignored(proxies):
     proxies(0)
     request = RequestFactory().get("/", REMOTE_ADDR="192.0.2.9", HTTP_X_FORWARDED_FOR="203.0.113.5")
     assert client_address(request) == "192.0.2.9"
 
 
-def test_issue_48_behind_one_proxy_the_client_is_the_address_the_proxy_saw(proxies):
+def test_behind_one_proxy_the_client_is_the_address_the_proxy_saw(proxies):
     """A client's invented X-Forwarded-For entries stand before the proxy's own: the last entry is the real one."""
     proxies(1)
     request = RequestFactory().get("/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="1.1.1.1, 203.0.113.5")
@@ -42,7 +42,7 @@ def test_issue_48_behind_one_proxy_the_client_is_the_address_the_proxy_saw(proxi
     assert client_address(request) == "1.1.1.1"
 
 
-def test_issue_48_five_bad_passwords_behind_the_proxy_lock_the_user_for_that_client_only(client, proxies, settings):
+def test_five_bad_passwords_behind_the_proxy_lock_the_user_for_that_client_only(client, proxies, settings):
     """AXES_FAILURE_LIMIT failures lock the username from the attacker's address; the owner elsewhere logs in."""
     proxies(1)
     settings.AXES_FAILURE_LIMIT = 5
@@ -61,7 +61,7 @@ def test_issue_48_five_bad_passwords_behind_the_proxy_lock_the_user_for_that_cli
     assert allowed.status_code == 302
 
 
-def test_issue_48_password_spraying_from_one_address_is_stopped(client, settings):
+def test_password_spraying_from_one_address_is_stopped(client, settings):
     """30 users x 4 tries from one address: past the address's login limit every further try answers 429."""
     settings.ADDRESS_ATTEMPT_LIMITS = {"login": (30, 600), "password_reset": (5, 3600)}
     address = fresh_address()
@@ -77,7 +77,7 @@ def test_issue_48_password_spraying_from_one_address_is_stopped(client, settings
     assert elsewhere.status_code == 200
 
 
-def test_issue_48_the_reset_form_is_limited_per_address(client, settings, mailoutbox):
+def test_the_reset_form_is_limited_per_address(client, settings, mailoutbox):
     settings.ADDRESS_ATTEMPT_LIMITS = {"login": (30, 600), "password_reset": (5, 3600)}
     user = UserFactory(email="reset-me@example.org")
     address = fresh_address()

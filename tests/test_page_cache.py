@@ -45,7 +45,7 @@ def league() -> Tournament:
     ("family_league", 2), ("class_balanced", 2), ("chgk_tour_points", 2),
     ("elimination_gp", 3),  # each stage's registration is linked for everyone (GP-3..GP-6)
 ])
-def test_issue_20_a_reload_of_an_unchanged_table_reads_only_the_versions(ruleset, queries):
+def test_a_reload_of_an_unchanged_table_reads_only_the_versions(ruleset, queries):
     """The tournament and its tables' versions; the header's links for an anonymous reader read no more."""
     tournament = load(demo(ruleset))
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
@@ -57,7 +57,7 @@ def test_issue_20_a_reload_of_an_unchanged_table_reads_only_the_versions(ruleset
     assert len(page_cache.bodies) == 1
 
 
-def test_issue_20_a_changed_fact_is_shown_at_once_and_the_new_table_when_stored(league):
+def test_a_changed_fact_is_shown_at_once_and_the_new_table_when_stored(league):
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
     get(client, league)
     team = Team.objects.filter(tournament=league).order_by("pk").first()
@@ -72,7 +72,7 @@ def test_issue_20_a_changed_fact_is_shown_at_once_and_the_new_table_when_stored(
     assert len(page_cache.bodies) == 2
 
 
-def test_issue_20_an_edit_of_the_tournament_row_is_shown_at_once(league):
+def test_an_edit_of_the_tournament_row_is_shown_at_once(league):
     """Not a fact (no facts version bump): the body's key holds every value of the tournament's row."""
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
     before = body_of(get(client, league)[0])
@@ -81,7 +81,7 @@ def test_issue_20_an_edit_of_the_tournament_row_is_shown_at_once(league):
     assert "(Asia/Vladivostok)" in after and "(Europe/Moscow)" in before
 
 
-def test_issue_20_each_language_and_stage_has_its_own_body(league):
+def test_each_language_and_stage_has_its_own_body(league):
     english, russian = Client(HTTP_ACCEPT_LANGUAGE="en"), Client(HTTP_ACCEPT_LANGUAGE="ru")
     assert "Schedule of games and tours" in body_of(get(english, league)[0])
     assert "Расписание игр и туров" in body_of(get(russian, league)[0])
@@ -92,7 +92,7 @@ def test_issue_20_each_language_and_stage_has_its_own_body(league):
     assert get(english, league, "?stage=nowhere")[0].status_code == 404
 
 
-def test_issue_20_the_body_is_the_same_for_every_reader_and_the_header_stays_theirs(league):
+def test_the_body_is_the_same_for_every_reader_and_the_header_stays_theirs(league):
     """Rendered afresh for an anonymous reader and for an organizer, the body is the same (no reader, no CSRF token
     in it); a kept body is then served to both, and the header's links still follow who reads (the history is
     its organizers', issue 17)."""
@@ -112,7 +112,7 @@ def test_issue_20_the_body_is_the_same_for_every_reader_and_the_header_stays_the
     assert "Log out" in kept.content.decode() and "Log out" not in first.content.decode()
 
 
-def test_issue_20_a_body_is_kept_until_the_first_re_check_moment(league):
+def test_a_body_is_kept_until_the_first_re_check_moment(league):
     """An appeal window closing changes a table's status (portal.table_status): no body outlives it."""
     now = timezone.now()
     rows = list(StandingsSnapshot.objects.filter(tournament=league).values_list(*page_cache.SNAPSHOT_FIELDS))
@@ -124,7 +124,7 @@ def test_issue_20_a_body_is_kept_until_the_first_re_check_moment(league):
     assert page_cache.body_key(league, "", with_recheck, now + dt.timedelta(minutes=1))[0] == key
 
 
-def test_issue_20_no_body_is_kept_for_a_missing_or_stale_table(league):
+def test_no_body_is_kept_for_a_missing_or_stale_table(league):
     now = timezone.now()
     rows = list(StandingsSnapshot.objects.filter(tournament=league).values_list(*page_cache.SNAPSHOT_FIELDS))
     assert page_cache.body_key(league, "", rows, now) is not None
@@ -138,7 +138,7 @@ def test_issue_20_no_body_is_kept_for_a_missing_or_stale_table(league):
     assert len(page_cache.bodies) == 0
 
 
-def test_issue_20_the_tournament_row_and_language_are_in_the_key(league):
+def test_the_tournament_row_and_language_are_in_the_key(league):
     from django.utils import translation
 
     rows = list(StandingsSnapshot.objects.filter(tournament=league).values_list(*page_cache.SNAPSHOT_FIELDS))

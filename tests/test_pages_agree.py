@@ -82,13 +82,13 @@ def test_chgk_11_the_demo_season_has_no_overdue_checklist_item():
     assert len(chgk_services.checklists(tournament)) == len(rows)
 
 
-def test_issue_41_the_season_grid_shows_correct_answers_in_the_cell_and_keeps_the_total_in_view():
+def test_the_season_grid_shows_correct_answers_in_the_cell_and_keeps_the_total_in_view():
     tournament = load(as_archive(demo_chgk_season()))
     page = Client(HTTP_ACCEPT_LANGUAGE="ru").get(reverse("chgk-grid", args=[tournament.slug])).content.decode()
     assert "отв.:" in page and 'class="num grid-total"' in page and 'class="grid-team"' in page
 
 
-def test_issue_47_an_api_refusal_carries_its_code_and_parameters_and_its_message_in_russian():
+def test_an_api_refusal_carries_its_code_and_parameters_and_its_message_in_russian():
     tournament = import_document(example("family_league"))
     organizer = UserFactory()
     TournamentRole.objects.create(user=organizer, tournament=tournament, role=Role.ORGANIZER)
@@ -104,7 +104,7 @@ def test_issue_47_an_api_refusal_carries_its_code_and_parameters_and_its_message
     assert "unknown player" not in unknown["message"]
 
 
-def test_issue_41_the_demo_dates_are_its_own_not_the_loading_moment():
+def test_the_demo_dates_are_its_own_not_the_loading_moment():
     document = as_archive(demo_family_league())
     game = document["stages"][0]["games"][0]
     assert dt.datetime.fromisoformat(game["result_recorded_at"]) - dt.datetime.fromisoformat(

@@ -227,7 +227,7 @@ def test_the_dockerfile_installs_the_lock_collects_static_and_runs_unprivileged_
     assert {".venv", ".git", "db.sqlite3", "staticfiles", ".env"} <= set(ignored)
 
 
-def test_issue_47_the_production_image_installs_no_test_tool():
+def test_the_production_image_installs_no_test_tool():
     """The Dockerfile installs requirements.lock, the runtime; pytest, Playwright, schemathesis, hypothesis,
     factory_boy, ruff and import-linter are only in requirements-dev.lock, which scripts/setup adds."""
     runtime = {line.split("==")[0].lower() for line in (ROOT / "requirements.lock").read_text().splitlines()

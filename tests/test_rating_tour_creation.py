@@ -39,7 +39,7 @@ def file_teams() -> list[str]:
         r["team"]["name"] if "team" in r else r["current_name"] for r in rows]
 
 
-def test_issue_38_item_4_the_import_creates_the_missing_tour_with_its_host_and_date(season):
+def test_the_import_creates_the_missing_tour_with_its_host_and_date(season):
     host = file_teams()[-1]
     run("import_rating_results", str(FILE), "--tournament", season.slug, "--tour", "2", "--user", "boss",
         "--host", host, "--date", "2016-02-14")
@@ -52,7 +52,7 @@ def test_issue_38_item_4_the_import_creates_the_missing_tour_with_its_host_and_d
     assert AuditEntry.objects.filter(tournament=season, model="tournaments.Tour", action="create").exists()
 
 
-def test_issue_38_item_4_the_tour_page_shows_the_sites_position_where_it_differs_and_why(season):
+def test_the_tour_page_shows_the_sites_position_where_it_differs_and_why(season):
     run("import_rating_results", str(FILE), "--tournament", season.slug, "--tour", "1", "--user", "boss")
     recompute(season.pk, force=True)  # what the import's commit queues: it stores the tour's figures
     with override("en"):
@@ -65,7 +65,7 @@ def test_issue_38_item_4_the_tour_page_shows_the_sites_position_where_it_differs
         assert any(note.startswith(team) and "shoot-out" in note.split("</p>")[0] for note in notes), team
 
 
-def test_issue_38_item_4_a_host_that_is_no_season_team_is_refused_and_nothing_written(season):
+def test_a_host_that_is_no_season_team_is_refused_and_nothing_written(season):
     with pytest.raises(CommandError):
         run("import_rating_results", str(FILE), "--tournament", season.slug, "--tour", "3", "--user", "boss",
             "--host", "Nobody's team")
@@ -73,7 +73,7 @@ def test_issue_38_item_4_a_host_that_is_no_season_team_is_refused_and_nothing_wr
     assert not Mask.objects.exists()
 
 
-def test_issue_38_item_4_an_existing_tours_host_and_date_are_not_changed_by_the_options(season):
+def test_an_existing_tours_host_and_date_are_not_changed_by_the_options(season):
     run("import_rating_results", str(FILE), "--tournament", season.slug, "--tour", "1", "--user", "boss",
         "--date", "2016-01-10")
     before = Mask.objects.count()
@@ -84,7 +84,7 @@ def test_issue_38_item_4_an_existing_tours_host_and_date_are_not_changed_by_the_
     assert Mask.objects.count() == before
 
 
-def test_issue_38_item_4_the_api_creates_the_tour_from_host_and_played_on(season):
+def test_the_api_creates_the_tour_from_host_and_played_on(season):
     from django.contrib.auth import get_user_model
 
     client = APIClient()
@@ -103,7 +103,7 @@ def test_issue_38_item_4_the_api_creates_the_tour_from_host_and_played_on(season
 @pytest.mark.parametrize(("place", "site", "kind"), [
     ("3", 3, None), ("2-4", 3, None), ("2-3", 2.5, None), ("2-3", 2, "tie"), ("2-3", 3, "tie"),
     ("5", 4, "answers"), ("2-4", 2.5, "answers"), ("1", None, None)])
-def test_issue_38_item_4_the_site_position_differs_only_outside_chgk_13s_averaged_shared_place(place, site, kind):
+def test_the_site_position_differs_only_outside_chgk_13s_averaged_shared_place(place, site, kind):
     with override("en"):
         found = site_difference(place, site)
     if kind is None:
@@ -113,7 +113,7 @@ def test_issue_38_item_4_the_site_position_differs_only_outside_chgk_13s_average
 
 
 
-def test_issue_42_a_games_history_entry_that_names_its_group_renders():
+def test_a_games_history_entry_that_names_its_group_renders():
     """The game's audited state keeps its group by name (tournaments.audit.game_state): shown as written, not
     looked up as a row id (that raised ValueError and took the history page down)."""
     from portal.history import readable

@@ -45,7 +45,7 @@ def test_saving_a_mask_recomputes_the_table():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_issue_20_the_latest_table_is_the_last_stages_row_copied_by_the_server():
+def test_the_latest_table_is_the_last_stages_row_copied_by_the_server():
     """The latest table is the last stage's (``compute_all``): its figures are written once and copied."""
     tournament = import_document(example("chgk_tour_points"))
     mask = Mask.objects.get(tour__number=1, team__name="Quark")

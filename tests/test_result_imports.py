@@ -58,7 +58,7 @@ def run(*args) -> tuple[str, str]:
     return out.getvalue(), err.getvalue()
 
 
-def test_issue_18_import_game_log_dry_run_prints_the_interchange_game_and_writes_nothing(cup):
+def test_import_game_log_dry_run_prints_the_interchange_game_and_writes_nothing(cup):
     out, err = run("import_game_log", str(LOGS / "3624027.html"), "--tournament", cup.slug, "--stage",
                    "qualifying", "--game", "1", "--dry-run")
     game = json.loads(out)
@@ -73,7 +73,7 @@ def test_issue_18_import_game_log_dry_run_prints_the_interchange_game_and_writes
     assert all(nick in err for nick in unknown)
 
 
-def test_issue_18_import_game_log_writes_through_record_game_with_audit(cup, organizer):
+def test_import_game_log_writes_through_record_game_with_audit(cup, organizer):
     """Unknown nicks refuse the write until assigned; then the game is recorded as a typed one, audited."""
     args = ("import_game_log", str(LOGS / "3624027.html"), "--tournament", cup.slug, "--stage", "qualifying",
             "--game", "1", "--user", "org")
@@ -91,7 +91,7 @@ def test_issue_18_import_game_log_writes_through_record_game_with_audit(cup, org
     assert AuditEntry.objects.filter(model="tournaments.Game", object_id=str(game.pk)).exists()
 
 
-def test_issue_18_a_log_of_another_game_or_a_truncated_page_is_refused_and_nothing_saved(cup, organizer, tmp_path):
+def test_a_log_of_another_game_or_a_truncated_page_is_refused_and_nothing_saved(cup, organizer, tmp_path):
     Game.objects.create(stage=cup.stages.get(), number=2, status="scheduled", link="https://mafiaonline.ru/log/3624161")
     with pytest.raises(CommandError):
         run("import_game_log", str(LOGS / "3624027.html"), "--tournament", cup.slug, "--stage", "qualifying",
@@ -104,7 +104,7 @@ def test_issue_18_a_log_of_another_game_or_a_truncated_page_is_refused_and_nothi
     assert Game.objects.filter(number=3).count() == 0
 
 
-def test_issue_18_a_50_mb_upload_is_refused_before_parsing(cup, organizer, tmp_path):
+def test_a_50_mb_upload_is_refused_before_parsing(cup, organizer, tmp_path):
     big = tmp_path / "big.html"
     big.write_bytes(b"<html>" + b" " * (50 * 1024 * 1024))
     with pytest.raises(CommandError, match="IMPORT_MAX_BYTES"):
@@ -120,7 +120,7 @@ def test_issue_18_a_50_mb_upload_is_refused_before_parsing(cup, organizer, tmp_p
     assert page.status_code == 400 and b"more than" in page.content
 
 
-def test_issue_18_api_game_log_dry_run_and_write(cup, organizer):
+def test_api_game_log_dry_run_and_write(cup, organizer):
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
     client.force_login(organizer)
     url = f"/api/v1/tournaments/{cup.slug}/stages/qualifying/games/4/import-log/"
@@ -138,7 +138,7 @@ def test_issue_18_api_game_log_dry_run_and_write(cup, organizer):
     assert other.status_code == 400 and "not a mafiaonline.ru game log" in other.json()["errors"][0]["message"]
 
 
-def test_issue_18_entry_form_previews_the_log_and_saves_nothing(cup, organizer):
+def test_entry_form_previews_the_log_and_saves_nothing(cup, organizer):
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
     client.force_login(organizer)
     upload = SimpleUploadedFile("3624224.html", (LOGS / "3624224.html").read_bytes(), "text/html")
@@ -179,7 +179,7 @@ def staff(django_user_model):
 
 @pytest.mark.parametrize("name", ["chgkrating_3506_teams_at_tournament.json", "questionshub_rating_results_13097.json",
                                   "rating-v1/rosolimo_get_tourn_3416.json", "rating-v1/rosolimo_get_tourn_4441.json"])
-def test_issue_18_import_rating_results_dry_run_places_beside_site_positions(season, name):
+def test_import_rating_results_dry_run_places_beside_site_positions(season, name):
     tournament = season(CHGK / name)
     out, err = run("import_rating_results", str(CHGK / name), "--tournament", tournament.slug, "--tour", "1",
                    "--dry-run")
@@ -191,7 +191,7 @@ def test_issue_18_import_rating_results_dry_run_places_beside_site_positions(sea
     assert Mask.objects.count() == 0
 
 
-def test_issue_18_import_rating_v2_writes_masks_and_controversials_as_appeals(season, django_user_model):
+def test_import_rating_v2_writes_masks_and_controversials_as_appeals(season, django_user_model):
     tournament = season(CHGK / "questionshub_rating_results_13097.json")
     staff(django_user_model)
     run("import_rating_results", str(CHGK / "questionshub_rating_results_13097.json"), "--tournament",
@@ -205,7 +205,7 @@ def test_issue_18_import_rating_v2_writes_masks_and_controversials_as_appeals(se
     assert Mask.objects.get(tour=tour, team__name="X-promt").mask[2] == "0"  # the jury's mark, credited on top
 
 
-def test_issue_18_unmatched_and_same_name_synchron_teams_are_listed_and_mapped_by_site_id(season, django_user_model):
+def test_unmatched_and_same_name_synchron_teams_are_listed_and_mapped_by_site_id(season, django_user_model):
     path = CHGK / "questionshub_rating_results_13097.json"
     tournament = season(path)
     rows = json.loads(path.read_text(encoding="utf-8"))
@@ -228,7 +228,7 @@ def test_issue_18_unmatched_and_same_name_synchron_teams_are_listed_and_mapped_b
     assert saved.status_code == 201 and Mask.objects.count() == 17
 
 
-def test_issue_18_rating_json_of_another_shape_is_refused(season, django_user_model, tmp_path):
+def test_rating_json_of_another_shape_is_refused(season, django_user_model, tmp_path):
     tournament = season(CHGK / "chgkrating_3506_teams_at_tournament.json")
     other = tmp_path / "doc.json"
     other.write_text(json.dumps({"format": "tournament-portal/1"}))
@@ -236,7 +236,7 @@ def test_issue_18_rating_json_of_another_shape_is_refused(season, django_user_mo
         run("import_rating_results", str(other), "--tournament", tournament.slug, "--tour", "1", "--dry-run")
 
 
-def test_issue_18_import_endpoints_are_in_the_openapi_schema():
+def test_import_endpoints_are_in_the_openapi_schema():
     schema = Client().get("/api/v1/schema/?format=json").json()
     assert "/api/v1/tournaments/{slug}/stages/{stage_key}/games/{number}/import-log/" in schema["paths"]
     assert "/api/v1/tournaments/{slug}/tours/{number}/import-rating/" in schema["paths"]

@@ -61,7 +61,7 @@ def seat(game: dict, nick: str) -> dict:
 
 
 @pytest.mark.parametrize("number", sorted(EXPECTED))
-def test_issue_18_real_log_players_roles_outcome_omon_and_game_days(number):
+def test_real_log_players_roles_outcome_omon_and_game_days(number):
     """Players in seat order, roles (the boss's son/daughter a civilian), outcome, OMON and FL-14's game days."""
     nicks, roles, outcome, omon, days = EXPECTED[number]
     game, problems = parse_game_log(log_text(number))
@@ -74,7 +74,7 @@ def test_issue_18_real_log_players_roles_outcome_omon_and_game_days(number):
     assert all(s["days_played"] <= game["game_days"] for s in game["seats"])
 
 
-def test_issue_18_days_played_counts_the_day_of_ones_own_jailing_and_nights_after_days():
+def test_days_played_counts_the_day_of_ones_own_jailing_and_nights_after_days():
     """3624027: Taurus killed in night 1 (1 day), Shakhtar jailed at the end of day 1 (1), Vera on day 3 (3),
     survivors all 5 days; Хоккинг left after being killed: no time-out."""
     game, _ = parse_game_log(log_text(3624027))
@@ -83,7 +83,7 @@ def test_issue_18_days_played_counts_the_day_of_ones_own_jailing_and_nights_afte
     assert not any(s["timed_out"] for s in game["seats"])
 
 
-def test_issue_18_maniac_kills_are_the_nights_victims_the_maniac_shot():
+def test_maniac_kills_are_the_nights_victims_the_maniac_shot():
     """3624224: apaapaapa kills Лиса (night 1) and Arcane (night 2, shot by the mafia too), sleeps in night 3;
     3624505: klejti kills three; 3624161: the maniac dies the night he shoots, his target lives."""
     assert seat(parse_game_log(log_text(3624224))[0], "apaapaapa")["maniac_kills"] == 2
@@ -91,7 +91,7 @@ def test_issue_18_maniac_kills_are_the_nights_victims_the_maniac_shot():
     assert seat(parse_game_log(log_text(3624161))[0], "European")["maniac_kills"] == 0
 
 
-def test_issue_18_in_final_phase_is_who_was_in_the_last_day_or_night():
+def test_in_final_phase_is_who_was_in_the_last_day_or_night():
     """3675433 ends in a night (mafia win): Хоккинг, jailed the day before, is not in it; 3665747 ends on a
     day: the jailed Aruchomu took part in it."""
     night, _ = parse_game_log(log_text(3675433))
@@ -101,7 +101,7 @@ def test_issue_18_in_final_phase_is_who_was_in_the_last_day_or_night():
         "Grace_K", "Мальок", "wasp", "Flur", "Nostra", "Aruchomu"}
 
 
-def test_issue_18_riot_police_sets_omon_and_jails_on_a_game_day():
+def test_riot_police_sets_omon_and_jails_on_a_game_day():
     """3624505: "Рассвирепевший ОМОНОВЕЦ ... Lion будет отправлен в тюрьму" ends the game: omon, a civilians
     win, Lion jailed on the 6th game day."""
     game, _ = parse_game_log(log_text(3624505))
@@ -109,7 +109,7 @@ def test_issue_18_riot_police_sets_omon_and_jails_on_a_game_day():
     assert seat(game, "Lion")["days_played"] == 6 == game["game_days"]
 
 
-def test_issue_18_an_alive_player_leaving_the_game_is_a_time_out():
+def test_an_alive_player_leaving_the_game_is_a_time_out():
     text = log_text(3665747).replace(
         "[ОМОНОВЕЦ]  Наступил день. Честные люди ищут мафию.<br>",
         "[ОМОНОВЕЦ]  Наступил день. Честные люди ищут мафию.<br>10:49 [ОМОНОВЕЦ] <b>Flur Воспользовался правом "
@@ -120,20 +120,20 @@ def test_issue_18_an_alive_player_leaving_the_game_is_a_time_out():
     assert seat(game, "Flur")["days_played"] == 1
 
 
-def test_issue_18_an_unknown_ending_is_refused_quoting_the_line():
+def test_an_unknown_ending_is_refused_quoting_the_line():
     game, problems = parse_game_log(log_text(3665747).replace("Вся мафия убита.", "Победила дружба."))
     assert [p.path for p in problems] == ["outcome"]
     assert "Игра окончена. Победила дружба." in problems[0].message
 
 
 @pytest.mark.parametrize("cut", [2000, 20000, -300])
-def test_issue_18_a_truncated_log_is_refused(cut):
+def test_a_truncated_log_is_refused(cut):
     game, problems = parse_game_log(log_text(3624027)[:cut])
     assert game is None and problems
     assert "truncated" in problems[0].message
 
 
-def test_issue_18_another_page_of_the_site_is_refused():
+def test_another_page_of_the_site_is_refused():
     page = "<html><head><title>Мафия онлайн ::: Форум</title></head><body><table><tr><td>x</td></tr></table>" \
            "</body></html>"
     game, problems = parse_game_log(page)
@@ -147,7 +147,7 @@ def rating_files() -> list[Path]:
 
 
 @pytest.mark.parametrize("path", rating_files(), ids=lambda p: p.stem)
-def test_issue_18_rating_file_masks_and_chgk_13_places_equal_the_official_positions(path):
+def test_rating_file_masks_and_chgk_13_places_equal_the_official_positions(path):
     """Every real response: the places of CHGK-13 (shared, averaged) from the masks with the verdicts applied
     equal the site's positions, except 3506's places 1 and 2 (a shoot-out the masks do not record)."""
     parsed, problems = parse_rating_results(json.loads(path.read_text(encoding="utf-8")))
@@ -162,7 +162,7 @@ def test_issue_18_rating_file_masks_and_chgk_13_places_equal_the_official_positi
     assert {len(t["mask"]) for t in parsed["teams"]} == {parsed["questions"]}
 
 
-def test_issue_18_v1_column_oriented_keeps_x_as_a_removed_question():
+def test_v1_column_oriented_keeps_x_as_a_removed_question():
     data = json.loads((CHGK / "rating-v1" / "rosolimo_get_tourn_4441.json").read_text(encoding="utf-8"))
     parsed, problems = parse_rating_results(data)
     assert problems == [] and parsed["shape"] == "v1-columns" and parsed["questions"] == 36
@@ -170,7 +170,7 @@ def test_issue_18_v1_column_oriented_keeps_x_as_a_removed_question():
     assert parsed["teams"][0]["site_position"] == Fraction(2)
 
 
-def test_issue_18_v2_controversials_give_the_jurys_mask_before_the_appeal():
+def test_v2_controversials_give_the_jurys_mask_before_the_appeal():
     """CHGK-22: an accepted controversial is 1 on the site and 0 in the jury's mask; the verdicts A and D."""
     data = json.loads((CHGK / "questionshub_rating_results_13097.json").read_text(encoding="utf-8"))
     parsed, problems = parse_rating_results(data)
@@ -183,10 +183,10 @@ def test_issue_18_v2_controversials_give_the_jurys_mask_before_the_appeal():
 
 
 @pytest.mark.parametrize("data", [{"format": "tournament-portal/1"}, [{"a": 1}], [], "text", {"mask": [1, 2]}])
-def test_issue_18_a_json_of_another_shape_is_refused(data):
+def test_a_json_of_another_shape_is_refused(data):
     parsed, problems = parse_rating_results(data)
     assert parsed is None and "not a rating-site results response" in problems[0].message
 
 
-def test_issue_18_a_file_that_is_not_json_is_refused():
+def test_a_file_that_is_not_json_is_refused():
     assert decode(b"<html>")[0] is None and "not JSON" in decode(b"<html>")[1][0].message

@@ -91,7 +91,7 @@ def family_of(tournament: Tournament, name: str = "Clan") -> Family:
 
 
 @pytest.mark.parametrize("role", grants.TOURNAMENT_ROLES)
-def test_issue_42_the_organizer_grants_and_revokes_each_role_of_the_tournament_on_the_page(season, organizer, role):
+def test_the_organizer_grants_and_revokes_each_role_of_the_tournament_on_the_page(season, organizer, role):
     UserFactory(username="ivan")
     client = browser(organizer)
     page = post(client, season, action="grant", user="ivan", role=role)
@@ -109,7 +109,7 @@ def test_issue_42_the_organizer_grants_and_revokes_each_role_of_the_tournament_o
     assert (entry.action, entry.after, entry.before["role"]) == ("revoke_role", None, role)
 
 
-def test_issue_42_a_judges_stages_are_recorded_and_replaced_and_none_means_every_stage(season, organizer):
+def test_a_judges_stages_are_recorded_and_replaced_and_none_means_every_stage(season, organizer):
     UserFactory(username="ivan")
     client = browser(organizer)
     post(client, season, action="grant", user="ivan", role=Role.JUDGE, stages=["final"])
@@ -131,7 +131,7 @@ def test_issue_42_a_judges_stages_are_recorded_and_replaced_and_none_means_every
 
 @pytest.mark.parametrize(("language", "granted", "revoked", "captain"), [
     ("en", "role granted", "role revoked", "captain named"), ("ru", "роль выдана", "роль отозвана", "капитан назначен")])
-def test_issue_42_the_history_words_every_grant_in_the_readers_language(season, organizer, language, granted,
+def test_the_history_words_every_grant_in_the_readers_language(season, organizer, language, granted,
                                                                        revoked, captain):
     UserFactory(username="ivan")
     family = family_of(season)
@@ -153,7 +153,7 @@ def test_issue_42_the_history_words_every_grant_in_the_readers_language(season, 
     assert {"en": "family head named", "ru": "глава семьи назначен"}[language] in text
 
 
-def test_issue_42_the_organizer_names_and_clears_captains_of_the_roster_only(season, organizer):
+def test_the_organizer_names_and_clears_captains_of_the_roster_only(season, organizer):
     client = browser(organizer)
     signum = Team.objects.get(tournament=season, name="Signum")
     post(client, season, action="captain", team=signum.pk, player="Signum 3")
@@ -170,7 +170,7 @@ def test_issue_42_the_organizer_names_and_clears_captains_of_the_roster_only(sea
     assert signum.captain is None
 
 
-def test_issue_42_the_organizer_names_and_clears_a_familys_head(season, organizer):
+def test_the_organizer_names_and_clears_a_familys_head(season, organizer):
     family = family_of(season)
     Player.objects.create(nick="Boss")
     client = browser(organizer)
@@ -188,7 +188,7 @@ def test_issue_42_the_organizer_names_and_clears_a_familys_head(season, organize
     assert family.head is None
 
 
-def test_issue_42_a_familys_head_is_named_by_who_organizes_every_tournament_it_plays(season, organizer):
+def test_a_familys_head_is_named_by_who_organizes_every_tournament_it_plays(season, organizer):
     family = family_of(season)
     other = import_document(example("family_league"))
     TournamentFamily.objects.create(tournament=other, family=family)
@@ -202,7 +202,7 @@ def test_issue_42_a_familys_head_is_named_by_who_organizes_every_tournament_it_p
     assert grants.set_family_head(organizer, season, family, "Boss")[1]
 
 
-def test_issue_42_nobody_revokes_their_own_last_organizer_role(season, organizer):
+def test_nobody_revokes_their_own_last_organizer_role(season, organizer):
     client = browser(organizer)
     before = state(season)
     page = post(client, season, action="revoke", user="olga", role=Role.ORGANIZER)
@@ -226,7 +226,7 @@ def _outsiders(tournament: Tournament) -> list:
     return [*users, captain, UserFactory(username="outsider")]
 
 
-def test_issue_42_anyone_but_the_organizer_gets_the_styled_403_and_nothing_changes(season, organizer):
+def test_anyone_but_the_organizer_gets_the_styled_403_and_nothing_changes(season, organizer):
     UserFactory(username="ivan")
     family = family_of(season)
     signum = Team.objects.get(tournament=season, name="Signum")
@@ -248,14 +248,14 @@ def test_issue_42_anyone_but_the_organizer_gets_the_styled_403_and_nothing_chang
     assert browser(None).get(page_url(season)).status_code == 302, "to the login page"
 
 
-def test_issue_42_staff_grant_as_the_organizer_does(season):
+def test_staff_grant_as_the_organizer_does(season):
     UserFactory(username="ivan")
     staff = UserFactory(username="root", is_staff=True)
     post(browser(staff), season, action="grant", user="ivan", role=Role.CURATOR)
     assert ("ivan", Role.CURATOR, ()) in held(season)
 
 
-def test_issue_42_the_page_reads_in_a_bounded_number_of_queries(season, organizer, django_assert_max_num_queries):
+def test_the_page_reads_in_a_bounded_number_of_queries(season, organizer, django_assert_max_num_queries):
     client = browser(organizer)
     with django_assert_max_num_queries(PAGE_QUERIES):
         small = client.get(page_url(season))
@@ -278,7 +278,7 @@ def test_issue_42_the_page_reads_in_a_bounded_number_of_queries(season, organize
 # --- the API ---
 
 
-def test_issue_42_the_api_lists_grants_and_revokes_every_role(season, organizer):
+def test_the_api_lists_grants_and_revokes_every_role(season, organizer):
     UserFactory(username="ivan")
     family = family_of(season)
     Player.objects.create(nick="Boss")
@@ -312,7 +312,7 @@ def test_issue_42_the_api_lists_grants_and_revokes_every_role(season, organizer)
     assert actions == ["grant_role", "set_captain", "set_head", "revoke_role", "set_captain", "set_head"]
 
 
-def test_issue_42_the_api_refuses_what_it_cannot_do_naming_the_field(season, organizer):
+def test_the_api_refuses_what_it_cannot_do_naming_the_field(season, organizer):
     client = api(organizer)
     for body, path in (({"role": "umpire", "user": "olga"}, "role"), ({"role": "judge", "user": "nobody"}, "user"),
                        ({"role": "judge", "user": "olga", "stages": ["semi"]}, "stages"),
@@ -325,7 +325,7 @@ def test_issue_42_the_api_refuses_what_it_cannot_do_naming_the_field(season, org
     assert last.status_code == 400 and "last organizer" in last.json()["errors"][0]["message"]
 
 
-def test_issue_42_the_api_refuses_anyone_but_the_organizer_with_the_rule(season, organizer):
+def test_the_api_refuses_anyone_but_the_organizer_with_the_rule(season, organizer):
     UserFactory(username="ivan")
     for user in [*_outsiders(season), None]:
         before = state(season)
@@ -368,7 +368,7 @@ def test_chgk_11_a_jurors_player_is_refused_a_roster_of_the_tournament(season, o
     assert captains.add_players(organizer, signum, ["Judge Dredd"])
 
 
-def test_issue_42_the_roster_files_captain_goes_through_the_same_command(season, organizer):
+def test_the_roster_files_captain_goes_through_the_same_command(season, organizer):
     signum = Team.objects.get(tournament=season, name="Signum")
     commands.set_captain(organizer, signum, "Signum 5")
     assert Team.objects.get(pk=signum.pk).captain.nick == "Signum 5"

@@ -31,7 +31,7 @@ RENDERED = [
 
 
 @pytest.mark.parametrize(("message", "english", "russian"), RENDERED)
-def test_issue_47_a_message_is_rendered_with_its_keyed_parameters_in_the_readers_language(message, english, russian):
+def test_a_message_is_rendered_with_its_keyed_parameters_in_the_readers_language(message, english, russian):
     with translation.override("en"):
         assert render(message) == english
     with translation.override("ru"):
@@ -49,7 +49,7 @@ def test_chgk_16_the_preliminary_note_a_ruleset_writes_is_shown_in_russian():
         assert all(render(note).startswith("Предварительно:") for note in notes)
 
 
-def test_issue_41_a_plain_text_stays_as_written():
+def test_a_plain_text_stays_as_written():
     with translation.override("ru"):
         assert render("Оскорбление игрока в общем чате") == "Оскорбление игрока в общем чате"
         assert render(None) == ""
@@ -67,7 +67,7 @@ def test_fl_15_every_detected_violation_of_a_real_computation_is_shown_in_russia
             assert shown != str(reason) and "FL-15.3" in shown and "already has" not in shown
 
 
-def test_issue_47_no_regular_expression_translates_a_message():
+def test_no_regular_expression_translates_a_message():
     source = inspect.getsource(portal.labels)
     assert "_SENTENCES" not in source and "REASON_PHRASES" not in source
     assert not hasattr(portal.labels, "ruleset_text") and not hasattr(portal.labels, "reason_text")

@@ -118,7 +118,7 @@ def with_rosters(tournament: Tournament) -> Tournament:
 # --- the parsers, pure --------------------------------------------------------------------------------------
 
 
-def test_issue_38_the_clan_list_of_the_cup_reads_as_16_clans_with_their_players():
+def test_the_clan_list_of_the_cup_reads_as_16_clans_with_their_players():
     teams, problems = parse_rosters(TEAMS)
     assert problems == []
     expected = clan_nicks()
@@ -127,7 +127,7 @@ def test_issue_38_the_clan_list_of_the_cup_reads_as_16_clans_with_their_players(
     assert "Русская Мафия" in expected and "Кукуруза" in expected["Gangsta Girls"]  # "Русская Мафия :", "a,b"
 
 
-def test_issue_38_csv_rosters_with_a_header_and_a_captain():
+def test_csv_rosters_with_a_header_and_a_captain():
     teams, problems = parse_rosters("team,player,captain\nVendetta,fedanet,\nVendetta,Odesitka,yes\n"
                                     "Hot Fuzz,Vera,1\n", name="rosters.csv")
     assert problems == []
@@ -139,7 +139,7 @@ def test_issue_38_csv_rosters_with_a_header_and_a_captain():
         "line 3: Vendetta has two captains: Odesitka and Luksera"]
 
 
-def test_issue_38_the_stage_list_places_each_game_by_its_position():
+def test_the_stage_list_places_each_game_by_its_position():
     lines, problems = parse_stage_list(GAMES)
     assert problems == [] and [(line.name, len(line.games)) for line in lines] == [
         ("Этап1", 15), ("Этап2", 15), ("Этап3", 15)]
@@ -155,7 +155,7 @@ def test_issue_38_the_stage_list_places_each_game_by_its_position():
                                              "line 2: Этап2 names no games"]
 
 
-def test_issue_38_the_penalty_file_tells_judges_penalties_from_no_shows():
+def test_the_penalty_file_tells_judges_penalties_from_no_shows():
     lines, problems = parse_penalties(PENALTIES)
     assert problems == [] and len(lines) == 12
     assert [line.kind for line in lines] == [JUDGE] * 8 + [NO_SHOW] * 4
@@ -176,7 +176,7 @@ def test_issue_38_the_penalty_file_tells_judges_penalties_from_no_shows():
 # --- 1. rosters ---------------------------------------------------------------------------------------------
 
 
-def test_issue_38_teams_txt_gives_the_16_teams_with_their_players_and_reuses_the_nicks_the_portal_knows():
+def test_teams_txt_gives_the_16_teams_with_their_players_and_reuses_the_nicks_the_portal_knows():
     cup = empty_cup()
     known = {nick: Player.objects.create(nick=nick).pk for nick in ("Vera", "Melancholia", "fedanet")}
     organizer = user_with(cup, Role.ORGANIZER)
@@ -202,7 +202,7 @@ def test_issue_38_teams_txt_gives_the_16_teams_with_their_players_and_reuses_the
     assert again.summary["already_on_roster"] == total and RosterEntry.objects.count() == total
 
 
-def test_issue_38_the_clans_as_a_family_leagues_families_satisfy_fl_3():
+def test_the_clans_as_a_family_leagues_families_satisfy_fl_3():
     cup = empty_cup()
     Family.objects.create(name="Vendetta")  # a family the portal knows is reused
     import_rosters(user_with(cup, Role.ORGANIZER), cup, TEAMS, families=True)
@@ -214,14 +214,14 @@ def test_issue_38_the_clans_as_a_family_leagues_families_satisfy_fl_3():
     assert [w for w in warnings_for(cup) if w.reason == "membership"] == [], "FL-3: each player of its family"
 
 
-def test_issue_38_csv_names_the_captain():
+def test_csv_names_the_captain():
     cup = empty_cup()
     import_rosters(user_with(cup, Role.ORGANIZER), cup, "team,player,captain\nVendetta,fedanet,\n"
                                                          "Vendetta,Odesitka,captain\n", name="v.csv")
     assert Team.objects.get(tournament=cup, name="Vendetta").captain.nick == "Odesitka"
 
 
-def test_issue_38_a_bad_line_is_refused_naming_the_line_and_the_nick_and_nothing_is_written():
+def test_a_bad_line_is_refused_naming_the_line_and_the_nick_and_nothing_is_written():
     cup = empty_cup()
     organizer = user_with(cup, Role.ORGANIZER)
     with pytest.raises(Invalid) as refused:
@@ -241,7 +241,7 @@ def test_issue_38_a_bad_line_is_refused_naming_the_line_and_the_nick_and_nothing
     assert Player.objects.count() == 1 and RosterEntry.objects.count() == 1
 
 
-def test_issue_38_import_rosters_dry_run_prints_json_and_writes_nothing():
+def test_import_rosters_dry_run_prints_json_and_writes_nothing():
     cup = empty_cup()
     Player.objects.create(nick="Vera")
     audit = AuditEntry.objects.count()
@@ -260,7 +260,7 @@ def test_issue_38_import_rosters_dry_run_prints_json_and_writes_nothing():
     assert json.loads(out)["written"] is True and Team.objects.filter(tournament=cup).count() == 16
 
 
-def test_issue_38_only_an_organizer_imports_rosters():
+def test_only_an_organizer_imports_rosters():
     cup = empty_cup()
     for role in (Role.JUDGE, Role.CURATOR, Role.PLAYER):
         with pytest.raises(NotAllowed):
@@ -274,7 +274,7 @@ def test_issue_38_only_an_organizer_imports_rosters():
 # --- 2. game logs in a batch --------------------------------------------------------------------------------
 
 
-def test_issue_38_a_batch_placed_by_games_txt_saves_the_logs_it_can_and_says_why_it_refused_the_others():
+def test_a_batch_placed_by_games_txt_saves_the_logs_it_can_and_says_why_it_refused_the_others():
     cup = with_rosters(empty_cup())
     organizer = user_with(cup, Role.ORGANIZER)
     stage = cup.stages.get()
@@ -296,7 +296,7 @@ def test_issue_38_a_batch_placed_by_games_txt_saves_the_logs_it_can_and_says_why
     assert [e.update for e in again.of(SAVED)] == [True] * 4 and Game.objects.filter(stage=stage).count() == 4
 
 
-def test_issue_38_without_a_stage_list_a_log_is_placed_by_its_own_game_number_and_a_refused_one_says_why():
+def test_without_a_stage_list_a_log_is_placed_by_its_own_game_number_and_a_refused_one_says_why():
     cup = with_rosters(empty_cup())
     stage = cup.stages.get()
     batch = import_log_batch(user_with(cup, Role.ORGANIZER), cup, stage,
@@ -312,7 +312,7 @@ def test_issue_38_without_a_stage_list_a_log_is_placed_by_its_own_game_number_an
     assert list(Game.objects.filter(stage=stage).values_list("number", flat=True)) == [3624027]
 
 
-def test_issue_38_a_nick_assigned_a_team_joins_its_roster_and_the_log_is_saved():
+def test_a_nick_assigned_a_team_joins_its_roster_and_the_log_is_saved():
     cup = with_rosters(empty_cup())
     stage = cup.stages.get()
     teams = {"wasp": "Hot Fuzz", "Flur": "Hot Fuzz", "Remedios_Perfect": "Vendetta"}
@@ -326,7 +326,7 @@ def test_issue_38_a_nick_assigned_a_team_joins_its_roster_and_the_log_is_saved()
 
 
 @pytest.mark.django_db(transaction=True)
-def test_issue_38_a_batch_is_recomputed_once_though_each_log_is_its_own_transaction(monkeypatch):
+def test_a_batch_is_recomputed_once_though_each_log_is_its_own_transaction(monkeypatch):
     """Each log commits on its own (a refused one undoes nothing of the others); the recompute each commit asks
     for waits for the end of the batch, and is enqueued once (``tournaments.changes.one_recompute``)."""
     cup = with_rosters(empty_cup())
@@ -345,7 +345,7 @@ def test_issue_38_a_batch_is_recomputed_once_though_each_log_is_its_own_transact
     assert calls == [cup.pk]
 
 
-def test_issue_38_import_game_logs_dry_run_prints_the_plan_as_json_and_writes_nothing(tmp_path):
+def test_import_game_logs_dry_run_prints_the_plan_as_json_and_writes_nothing(tmp_path):
     cup = with_rosters(empty_cup())
     folder = tmp_path / "logs"
     folder.mkdir()
@@ -389,7 +389,7 @@ def season() -> Tournament:
     return cup
 
 
-def test_issue_38_penalties_txt_gives_the_judges_penalties_and_the_no_shows_as_fl_10_and_fl_16_read_them(season):
+def test_penalties_txt_gives_the_judges_penalties_and_the_no_shows_as_fl_10_and_fl_16_read_them(season):
     judge = user_with(season, Role.JUDGE)
     plan = import_penalties(judge, season, PENALTIES, stage_list=GAMES, lines=ALL_LINES, game_problems=None)
     at = position_in_the_cup()
@@ -435,7 +435,7 @@ def test_issue_38_penalties_txt_gives_the_judges_penalties_and_the_no_shows_as_f
     assert Penalty.objects.filter(tournament=season).count() == 8
 
 
-def test_issue_38_a_refused_penalty_line_is_named_and_nothing_of_the_file_is_written(season):
+def test_a_refused_penalty_line_is_named_and_nothing_of_the_file_is_written(season):
     judge = user_with(season, Role.CURATOR)
     wrong = PENALTIES + "\n3624161:Vendetta:Vera:штраф:1\n3624027:Hot Fuzz: :неявка:0.1\n9999:Vendetta: :штраф:1\n"
     with pytest.raises(Invalid) as refused:
@@ -451,7 +451,7 @@ def test_issue_38_a_refused_penalty_line_is_named_and_nothing_of_the_file_is_wri
     assert refused.value.problems[0].message.startswith("line 1: a no-show costs 0.1 (FL-16), not 0.5")
 
 
-def test_issue_38_penalties_are_the_judges_and_the_curators_not_the_organizers(season):
+def test_penalties_are_the_judges_and_the_curators_not_the_organizers(season):
     """spec/roles.md: a penalty is recorded by the stage's judge or the curator; not the organizer (FL-0)."""
     for role in (Role.ORGANIZER, Role.PLAYER):
         with pytest.raises(NotAllowed):
@@ -472,7 +472,7 @@ def test_issue_38_penalties_are_the_judges_and_the_curators_not_the_organizers(s
     assert Penalty.objects.count() == 8
 
 
-def test_issue_38_a_judge_of_another_stage_is_refused_each_line_of_this_one(season):
+def test_a_judge_of_another_stage_is_refused_each_line_of_this_one(season):
     """FL-0: a judge whose role names stages rules on those only (``TournamentRole.stages``)."""
     elsewhere = UserFactory()
     TournamentRole.objects.create(user=elsewhere, tournament=season, role=Role.JUDGE, stages=["final"])
@@ -488,7 +488,7 @@ def test_issue_38_a_judge_of_another_stage_is_refused_each_line_of_this_one(seas
     assert Penalty.objects.count() == 8
 
 
-def test_issue_38_import_penalties_dry_run_prints_json_and_writes_nothing(season):
+def test_import_penalties_dry_run_prints_json_and_writes_nothing(season):
     judge = user_with(season, Role.JUDGE)
     audit = AuditEntry.objects.count()
     args = ["import_penalties", str(CUP / "penalties.txt"), "--tournament", season.slug, "--games",
@@ -507,7 +507,7 @@ def test_issue_38_import_penalties_dry_run_prints_json_and_writes_nothing(season
 # --- the API ------------------------------------------------------------------------------------------------
 
 
-def test_issue_38_the_api_imports_rosters_as_a_file_or_as_json_with_a_dry_run():
+def test_the_api_imports_rosters_as_a_file_or_as_json_with_a_dry_run():
     cup = empty_cup()
     api = client_of(user_with(cup, Role.ORGANIZER))
     url = f"{API}/tournaments/{cup.slug}/import-rosters/"
@@ -524,7 +524,7 @@ def test_issue_38_the_api_imports_rosters_as_a_file_or_as_json_with_a_dry_run():
                                                        content_type="application/json").status_code == 403
 
 
-def test_issue_38_the_api_takes_a_batch_of_logs_as_files_and_reports_each():
+def test_the_api_takes_a_batch_of_logs_as_files_and_reports_each():
     cup = with_rosters(empty_cup())
     url = f"{API}/tournaments/{cup.slug}/stages/qualifying/import-logs/"
     files = [SimpleUploadedFile(f"{n}.html", (LOGS / f"{n}.html").read_bytes(), "text/html")
@@ -546,7 +546,7 @@ def test_issue_38_the_api_takes_a_batch_of_logs_as_files_and_reports_each():
     assert Game.objects.filter(stage__tournament=cup).count() == 1
 
 
-def test_issue_38_the_api_schema_documents_the_three_imports():
+def test_the_api_schema_documents_the_three_imports():
     paths = SchemaGenerator().get_schema(request=None, public=True)["paths"]
     for path in ("/api/v1/tournaments/{slug}/import-rosters/", "/api/v1/tournaments/{slug}/import-penalties/",
                  "/api/v1/tournaments/{slug}/stages/{stage_key}/import-logs/"):
@@ -573,7 +573,7 @@ def unescape(value: str) -> str:
     return html.unescape(value)
 
 
-def test_issue_38_the_roster_page_previews_then_imports(django_assert_max_num_queries):
+def test_the_roster_page_previews_then_imports(django_assert_max_num_queries):
     cup = empty_cup()
     Player.objects.create(nick="Vera")
     client = client_of(user_with(cup, Role.ORGANIZER))
@@ -597,7 +597,7 @@ def test_issue_38_the_roster_page_previews_then_imports(django_assert_max_num_qu
     assert client_of(user_with(cup, Role.JUDGE)).get(url).status_code == 403
 
 
-def test_issue_38_the_game_log_page_previews_the_batch_carries_the_logs_and_imports_them(
+def test_the_game_log_page_previews_the_batch_carries_the_logs_and_imports_them(
         django_assert_max_num_queries):
     cup = with_rosters(empty_cup())
     client = client_of(user_with(cup, Role.ORGANIZER))
@@ -626,7 +626,7 @@ def test_issue_38_the_game_log_page_previews_the_batch_carries_the_logs_and_impo
         page.content.decode())
 
 
-def test_issue_38_the_penalty_page_is_the_judges_and_shows_what_each_line_does(season, django_assert_max_num_queries):
+def test_the_penalty_page_is_the_judges_and_shows_what_each_line_does(season, django_assert_max_num_queries):
     client = client_of(user_with(season, Role.JUDGE))
     url = f"/t/{season.slug}/import/penalties/"
     with django_assert_max_num_queries(12):
@@ -642,7 +642,7 @@ def test_issue_38_the_penalty_page_is_the_judges_and_shows_what_each_line_does(s
     assert client_of(user_with(season, Role.ORGANIZER)).get(url).status_code == 403
 
 
-def test_issue_38_the_dashboard_links_each_import_its_reader_may_use():
+def test_the_dashboard_links_each_import_its_reader_may_use():
     cup = empty_cup()
     organizer = client_of(user_with(cup, Role.ORGANIZER)).get(f"/accounts/dashboard/{cup.slug}/").content.decode()
     assert f"/t/{cup.slug}/import/rosters/" in organizer and f"/t/{cup.slug}/import/games/" in organizer
@@ -651,7 +651,7 @@ def test_issue_38_the_dashboard_links_each_import_its_reader_may_use():
     assert f"/t/{cup.slug}/import/penalties/" in judge and f"/t/{cup.slug}/import/rosters/" not in judge
 
 
-def test_issue_38_the_single_log_command_shares_the_tournament_and_user_options():
+def test_the_single_log_command_shares_the_tournament_and_user_options():
     """``import_game_log`` and the three new commands read ``--tournament`` and ``--user`` alike."""
     cup = with_rosters(empty_cup())
     with pytest.raises(CommandError, match="unknown tournament"):

@@ -76,7 +76,7 @@ def page_data(key: str, **extra: str) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("key", RULESET_KEYS)
-def test_issue_42_each_ruleset_is_created_from_the_page_with_its_defaults(client, organizer, key,
+def test_each_ruleset_is_created_from_the_page_with_its_defaults(client, organizer, key,
                                                                        django_assert_max_num_queries):
     client.force_login(organizer)
     with django_assert_max_num_queries(12):
@@ -99,7 +99,7 @@ def test_issue_42_each_ruleset_is_created_from_the_page_with_its_defaults(client
 
 
 @pytest.mark.parametrize("key", RULESET_KEYS)
-def test_issue_42_an_empty_new_tournament_has_a_dashboard_and_a_public_page(client, organizer, key,
+def test_an_empty_new_tournament_has_a_dashboard_and_a_public_page(client, organizer, key,
                                                                          django_capture_on_commit_callbacks):
     """What to do next leads on from the new tournament's dashboard; its public page renders without facts, before
     and after the recompute of its (empty) tables that the creation queues."""
@@ -118,7 +118,7 @@ def test_issue_42_an_empty_new_tournament_has_a_dashboard_and_a_public_page(clie
 
 
 @pytest.mark.parametrize("key", RULESET_KEYS)
-def test_issue_42_each_ruleset_is_created_through_the_api(organizer, key, django_assert_max_num_queries):
+def test_each_ruleset_is_created_through_the_api(organizer, key, django_assert_max_num_queries):
     api = english_api(organizer)
     setting, _bad = BAD_SETTING[key]
     default = rulesets.get(key).default_settings[setting]
@@ -138,7 +138,7 @@ def test_issue_42_each_ruleset_is_created_through_the_api(organizer, key, django
 
 
 @pytest.mark.parametrize("key", RULESET_KEYS)
-def test_issue_42_a_bad_setting_is_refused_beside_its_field_and_nothing_is_created(client, organizer, key):
+def test_a_bad_setting_is_refused_beside_its_field_and_nothing_is_created(client, organizer, key):
     client.force_login(organizer)
     setting, bad = BAD_SETTING[key]
     before = (Tournament.objects.count(), TournamentRole.objects.count(), AuditEntry.objects.count())
@@ -155,7 +155,7 @@ def test_issue_42_a_bad_setting_is_refused_beside_its_field_and_nothing_is_creat
 
 
 @pytest.mark.parametrize("key", RULESET_KEYS)
-def test_issue_42_a_bad_setting_is_refused_by_the_api_naming_it(organizer, key):
+def test_a_bad_setting_is_refused_by_the_api_naming_it(organizer, key):
     api = english_api(organizer)
     setting, bad = BAD_SETTING[key]
     value = int(bad) if bad.lstrip("-").isdigit() else bad
@@ -165,7 +165,7 @@ def test_issue_42_a_bad_setting_is_refused_by_the_api_naming_it(organizer, key):
     assert not Tournament.objects.filter(name="Bad").exists()
 
 
-def test_issue_42_a_nested_setting_is_refused_beside_its_top_level_field(client, organizer):
+def test_a_nested_setting_is_refused_beside_its_top_level_field(client, organizer):
     client.force_login(organizer)
     table = '{"civilians": {"win": "many", "draw": 0.5}}'
     response = client.post(NEW, page_data("family_league", **{PREFIX + "points_table": table}))
@@ -175,7 +175,7 @@ def test_issue_42_a_nested_setting_is_refused_beside_its_top_level_field(client,
     assert errors[PREFIX + "points_table"][0].startswith("civilians.win: ")
 
 
-def test_issue_42_a_list_setting_is_read_from_its_comma_separated_text(client, organizer):
+def test_a_list_setting_is_read_from_its_comma_separated_text(client, organizer):
     client.force_login(organizer)
     response = client.post(NEW, page_data("family_league", **{PREFIX + "prizes": "100, 50",
                                                                PREFIX + "game_times": "18:00, 21:00"}))
@@ -184,7 +184,7 @@ def test_issue_42_a_list_setting_is_read_from_its_comma_separated_text(client, o
     assert settings["prizes"] == [100, 50] and settings["game_times"] == ["18:00", "21:00"]
 
 
-def test_issue_42_a_taken_slug_is_refused_and_nothing_is_created(client, organizer):
+def test_a_taken_slug_is_refused_and_nothing_is_created(client, organizer):
     client.force_login(organizer)
     response = client.post(NEW, page_data("chgk_tour_points", slug="old-season"))
     assert response.status_code == 400
@@ -197,20 +197,20 @@ def test_issue_42_a_taken_slug_is_refused_and_nothing_is_created(client, organiz
 
 
 @pytest.mark.parametrize("slug", ["new", "with space", "ёлка", "a" * 101])
-def test_issue_42_a_slug_the_pages_urls_cannot_take_is_refused(organizer, slug):
+def test_a_slug_the_pages_urls_cannot_take_is_refused(organizer, slug):
     with pytest.raises(Invalid) as refused:
         create_tournament(organizer, name="X", slug=slug, ruleset="family_league")
     assert [p.path for p in refused.value.problems] == ["slug"]
 
 
-def test_issue_42_the_slug_is_suggested_from_the_name_when_left_empty(client, organizer):
+def test_the_slug_is_suggested_from_the_name_when_left_empty(client, organizer):
     client.force_login(organizer)
     assert client.post(NEW, page_data("family_league", slug="", name="Old season")).status_code == 302
     assert Tournament.objects.filter(slug="old-season-2", name="Old season").exists()
     assert suggest_slug("Кубок Москвы 2025") == "kubok-moskvy-2025"
 
 
-def test_issue_42_the_creator_becomes_organizer_and_the_creation_is_audited(client, organizer):
+def test_the_creator_becomes_organizer_and_the_creation_is_audited(client, organizer):
     client.force_login(organizer)
     client.post(NEW, page_data("class_balanced"))
     tournament = Tournament.objects.get(slug="new-class-balanced")
@@ -222,7 +222,7 @@ def test_issue_42_the_creator_becomes_organizer_and_the_creation_is_audited(clie
     assert entries[0].after["settings"] == tournament.settings
 
 
-def test_issue_42_staff_may_create_without_organizing_anything(client):
+def test_staff_may_create_without_organizing_anything(client):
     staff = UserFactory(is_staff=True)
     client.force_login(staff)
     assert client.post(NEW, page_data("elimination_gp")).status_code == 302
@@ -233,7 +233,7 @@ def has_organizer(user, slug: str) -> bool:
     return TournamentRole.objects.filter(user=user, tournament__slug=slug, role=Role.ORGANIZER).exists()
 
 
-def test_issue_42_a_user_who_organizes_nothing_is_refused_403(client):
+def test_a_user_who_organizes_nothing_is_refused_403(client):
     """roles.md: the organizer creates the tournament; a user without that role anywhere gets the refusal page."""
     user = UserFactory()
     RoleFactory(user=user, role=Role.JUDGE, tournament=Tournament.objects.create(
@@ -252,13 +252,13 @@ def test_issue_42_a_user_who_organizes_nothing_is_refused_403(client):
         create_tournament(user, name="X", slug="x", ruleset="family_league")
 
 
-def test_issue_42_an_inactive_organizer_may_not_create(organizer):
+def test_an_inactive_organizer_may_not_create(organizer):
     organizer.is_active = False
     organizer.save()
     assert not may_create_tournament(organizer)
 
 
-def test_issue_42_anonymous_visitors_are_sent_to_the_login_page(client):
+def test_anonymous_visitors_are_sent_to_the_login_page(client):
     response = client.get(NEW)
     assert response.status_code == 302 and reverse("login") in response["Location"]
     assert client.post(NEW, page_data("family_league")).status_code == 302
@@ -266,7 +266,7 @@ def test_issue_42_anonymous_visitors_are_sent_to_the_login_page(client):
     assert not Tournament.objects.filter(slug="new-family-league").exists()
 
 
-def test_issue_42_the_page_first_offers_the_four_rulesets(client, organizer, django_assert_max_num_queries):
+def test_the_page_first_offers_the_four_rulesets(client, organizer, django_assert_max_num_queries):
     client.force_login(organizer)
     with django_assert_max_num_queries(8):
         response = client.get(NEW)
@@ -276,7 +276,7 @@ def test_issue_42_the_page_first_offers_the_four_rulesets(client, organizer, dja
         assert f"?ruleset={key}" in html
 
 
-def test_issue_42_the_dashboards_page_links_the_new_tournament_page(client, organizer):
+def test_the_dashboards_page_links_the_new_tournament_page(client, organizer):
     client.force_login(organizer)
     html = client.get(reverse("dashboards")).content.decode()
     assert '<html lang="en">' in html and f'href="{NEW}"' in html and "New tournament" in html
@@ -284,7 +284,7 @@ def test_issue_42_the_dashboards_page_links_the_new_tournament_page(client, orga
     assert f'href="{NEW}"' not in client.get(reverse("dashboards")).content.decode()
 
 
-def test_issue_42_the_end_before_the_start_is_refused_beside_ends_on(client, organizer):
+def test_the_end_before_the_start_is_refused_beside_ends_on(client, organizer):
     client.force_login(organizer)
     response = client.post(NEW, page_data("family_league", ends_on="2025-01-01"))
     assert response.status_code == 400 and list(response.context["form"].errors) == ["ends_on"]

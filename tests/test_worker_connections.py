@@ -23,7 +23,7 @@ A_WORKERS_JOB = SimpleNamespace(request=SimpleNamespace(is_eager=False))
 AN_EAGER_JOB = SimpleNamespace(request=SimpleNamespace(is_eager=True))
 
 
-def test_issue_20_celery_closes_a_workers_connections_only_every_many_jobs():
+def test_celery_closes_a_workers_connections_only_every_many_jobs():
     assert app.conf.get("CELERY_DB_REUSE_MAX") >= 1000  # what celery.fixups.django reads
 
 
@@ -39,13 +39,13 @@ def closes(monkeypatch) -> list[bool]:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_issue_20_a_healthy_connection_serves_the_next_job(closes):
+def test_a_healthy_connection_serves_the_next_job(closes):
     close_old_connections_between_jobs(sender=A_WORKERS_JOB)
     assert closes == []
 
 
 @pytest.mark.django_db(transaction=True)
-def test_issue_20_an_unusable_connection_is_closed_between_jobs(closes, monkeypatch):
+def test_an_unusable_connection_is_closed_between_jobs(closes, monkeypatch):
     monkeypatch.setattr(connections["default"], "is_usable", lambda: False)
     monkeypatch.setattr(connections["default"], "errors_occurred", True)
     close_old_connections_between_jobs(sender=A_WORKERS_JOB)
@@ -53,14 +53,14 @@ def test_issue_20_an_unusable_connection_is_closed_between_jobs(closes, monkeypa
 
 
 @pytest.mark.django_db(transaction=True)
-def test_issue_20_a_connection_older_than_conn_max_age_is_closed_between_jobs(closes, monkeypatch):
+def test_a_connection_older_than_conn_max_age_is_closed_between_jobs(closes, monkeypatch):
     monkeypatch.setattr(connections["default"], "close_at", time.monotonic() - 1)
     close_old_connections_between_jobs(sender=A_WORKERS_JOB)
     assert closes == [True]
 
 
 @pytest.mark.django_db(transaction=True)
-def test_issue_20_a_job_run_eagerly_leaves_its_callers_connection_alone(closes, monkeypatch):
+def test_a_job_run_eagerly_leaves_its_callers_connection_alone(closes, monkeypatch):
     monkeypatch.setattr(connections["default"], "is_usable", lambda: False)
     monkeypatch.setattr(connections["default"], "errors_occurred", True)
     close_old_connections_between_jobs(sender=AN_EAGER_JOB)
@@ -76,7 +76,7 @@ def worker_sessions() -> frozenset[tuple[int, object]]:
 
 
 @pytest.mark.celery_worker
-def test_issue_20_a_real_worker_recomputes_one_result_after_another_in_one_database_session(
+def test_a_real_worker_recomputes_one_result_after_another_in_one_database_session(
         celery_worker_process):
     tournament = import_document(example("chgk_tour_points"))
     wait_for_version(tournament)

@@ -18,7 +18,7 @@ from tournaments.models import Tournament
 pytestmark = pytest.mark.django_db
 
 
-def test_issue_17_the_schedule_names_the_offset_of_its_games_dates(client):
+def test_the_schedule_names_the_offset_of_its_games_dates(client):
     tournament = import_document(example("family_league"))  # games of September 2014, Moscow at UTC+04:00
     page = client.get(f"/t/{tournament.slug}/schedule/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "UTC+04:00" in page and "UTC+03:00" not in page
@@ -26,13 +26,13 @@ def test_issue_17_the_schedule_names_the_offset_of_its_games_dates(client):
     assert "UTC+04:00" in game
 
 
-def test_issue_17_a_page_spanning_two_offsets_names_both():
+def test_a_page_spanning_two_offsets_names_both():
     moments = [dt.datetime(2014, 9, 1, 15, tzinfo=dt.UTC), dt.datetime(2014, 11, 1, 15, tzinfo=dt.UTC)]
     assert zones_caption("Europe/Moscow", moments) == "Europe/Moscow (MSK, UTC+04:00); Europe/Moscow (MSK, UTC+03:00)"
     assert zones_caption("Europe/Moscow", [None]).endswith("UTC+03:00)")
 
 
-def test_issue_17_a_players_figures_of_several_stages_are_labelled_by_stage(rf):
+def test_a_players_figures_of_several_stages_are_labelled_by_stage(rf):
     """Two tables of one tournament on a player's page: each place, points and games names its stage."""
     tournament = Tournament.objects.create(slug="fl-x", name="FL", ruleset="family_league")
     item = {"tournament": tournament, "teams": [], "awards": [],

@@ -123,7 +123,7 @@ def test_fl_10_a_team_absent_from_a_not_held_game_is_a_message():
     message(violation["text"], "%(team)s did not come to game %(number)s", team="Fam02", number=1)
 
 
-def test_issue_47_a_recompute_from_scratch_gives_the_same_reason_objects_again():
+def test_a_recompute_from_scratch_gives_the_same_reason_objects_again():
     """Memoized: a forced recompute does not make a new message per seat."""
     facts = parse_document(load("family_league.json"))
     first = ledger.analyse_from_scratch(facts).seats["final"]
@@ -224,7 +224,7 @@ def test_fl_19_a_late_appeal_refusal_carries_both_moments_and_the_rule():
             filed="2014-09-14T20:00:00+03:00", deadline=deadline, rule="FL-19")
 
 
-def test_issue_47_a_reason_keeps_its_template_and_parameters_when_stored():
+def test_a_reason_keeps_its_template_and_parameters_when_stored():
     reason = example_points()[(4, "Fam03-p4")][1]
     stored = from_data(as_data(reason))
     assert stored == reason and stored.template == reason.template
