@@ -7,14 +7,18 @@ positions and ``MAX_LINES`` teams. The SVG is drawn from it on the page
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from array import array
+from collections import OrderedDict
 from itertools import accumulate
 from typing import Any
 
 MAX_POINTS = 60
 MAX_LINES = 24
-# a list of values' running totals, their least and greatest, and the totals rounded at the sample positions
-# (by how many positions)
-Cumulated = tuple[list[float], float, float, dict[int, list[float]]]
+# a list of values' running totals (None: not kept, ``_Series``), their least and greatest, and the totals rounded
+# at the sample positions (by how many positions)
+Cumulated = tuple[list[float] | None, float, float, dict[int, list[float]]]
 
 
 def _cumulative(values: list) -> list[float]:
@@ -33,6 +37,56 @@ def _extremes(totals: list[float]) -> tuple[float, float]:
     quick as ``min`` and ``max`` over a league's 10,000 totals (issue 20)."""
     ordered = sorted(totals)
     return ordered[0], ordered[-1]
+
+
+def _cumulated(values: list) -> Cumulated:
+    totals = _cumulative(values)
+    return (totals, *_extremes(totals), {})
+
+
+class _Series:
+    """The extremes and rounded samples of the series this process charted last, by team, for the next chart of
+    the same values: after one result a league's recompute charts 140 teams' 10,000-game series again, and only
+    the teams of that game have other values. A series is known again by the digest of its values as doubles
+    (the numbers the running totals add; as ``scoring.figures`` knows a block of figures by its digest), so that
+    neither the series nor its running totals are kept (a pointer or a float a value: 20 MB more at the peak of a
+    league's import). A series with a value that is not a number (a ``None``) is not kept. At most ``ENTRIES``
+    entries, the oldest dropped first."""
+
+    ENTRIES = 2_000
+
+    def __init__(self) -> None:
+        self.entries: OrderedDict[Any, tuple[bytes, Cumulated]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    @staticmethod
+    def digest(values: list) -> bytes | None:
+        try:
+            return hashlib.blake2b(array("d", values).tobytes(), digest_size=16).digest()
+        except TypeError:
+            return None
+
+    def get(self, team: Any, digest: bytes | None) -> Cumulated | None:
+        with self.lock:
+            entry = self.entries.get(team)
+            if digest is None or entry is None or entry[0] != digest:
+                return None
+            self.entries.move_to_end(team)
+            return entry[1]
+
+    def put(self, team: Any, digest: bytes | None, cumulated: Cumulated) -> Cumulated:
+        """Keep ``cumulated`` without its totals under ``digest`` (None: nothing kept); returns it as it is (its
+        samples, filled in later, are the kept entry's too)."""
+        if digest is not None:
+            with self.lock:
+                self.entries.pop(team, None)
+                self.entries[team] = (digest, (None, *cumulated[1:]))
+                while len(self.entries) > self.ENTRIES:
+                    self.entries.popitem(last=False)
+        return cumulated
+
+
+_kept = _Series()
 
 
 def sample_indexes(count: int, limit: int = MAX_POINTS) -> list[int]:
@@ -74,12 +128,13 @@ def chart_summary(series: list[tuple[str, list]], rounds: list,
             continue
         kept = cumulated.get(id(values))
         if kept is None:
-            totals = _cumulative(values)
-            kept = cumulated[id(values)] = (totals, *_extremes(totals), {})
+            digest = _kept.digest(values)
+            kept = cumulated[id(values)] = _kept.get(team, digest) or _kept.put(team, digest, _cumulated(values))
         cumulative.append(kept)
         sampled = kept[3]  # the rounded totals at the sample positions, by their count: another chart's too
         if len(indexes) not in sampled:
-            sampled[len(indexes)] = [round(kept[0][i], 2) for i in indexes]
+            totals = kept[0] if kept[0] is not None else _cumulative(values)
+            sampled[len(indexes)] = [round(totals[i], 2) for i in indexes]
         lines.append([team, list(sampled[len(indexes)])])
     return {
         "rounds": count,

@@ -108,8 +108,8 @@ def _seat_blocks(tournament_id: int, ruleset: Any, facts: TournamentFacts, store
                 fresh[(stage.key, block)] = last
                 yield key, last.digest, None
                 continue
-            text = json.dumps({str(number): [seat(nick, points, reason) for nick, points, reason in entries]
-                               for number, entries in games})
+            text = "{" + ", ".join(f'"{number}": [{", ".join([seat(*entry) for entry in entries])}]'
+                                   for number, entries in games) + "}"
             item = fresh[(stage.key, block)] = _Block(tuple(games), _text_digest(text))
             yield key, item.digest, None if stored.get(key) == item.digest else text
     derived.clear()
@@ -117,23 +117,29 @@ def _seat_blocks(tournament_id: int, ruleset: Any, facts: TournamentFacts, store
 
 
 class _SeatFigures:
-    """``[nick, rounded points, reason as data]`` of a seat, its points rounded and its reason's JSON form made
-    once per object (the same points and the same reason objects recur across a league's seats)."""
+    """The JSON text of a seat's ``[nick, rounded points, reason as data]``, as ``json.dumps`` writes it, from the
+    texts of its parts, each made once: per nick, and per points and reason object (the same points and the same
+    reason objects recur across a league's seats). A block's text is these joined as ``json.dumps`` joins them
+    (``_seat_blocks``): the same text, so the same digest, without encoding a league's 200,000 seats one by one."""
 
     def __init__(self) -> None:
-        # by id, the object kept alive with its figure: a seat's points are mostly the points table's own
+        # by id, the object kept alive with its text: a seat's points are mostly the points table's own
         # Fractions, and hashing a Fraction costs more than rounding it (issue 45)
-        self.points: dict[int, tuple[Any, float]] = {}
-        self.reasons: dict[int, tuple[Any, Any]] = {}
+        self.points: dict[int, tuple[Any, str]] = {}
+        self.reasons: dict[int, tuple[Any, str]] = {}
+        self.nicks: dict[str, str] = {}
 
-    def __call__(self, nick: str, points: Any, reason: Any) -> list:
+    def __call__(self, nick: str, points: Any, reason: Any) -> str:
         rounded = self.points.get(id(points))
         if rounded is None or rounded[0] is not points:
-            rounded = self.points[id(points)] = (points, round2(points))
+            rounded = self.points[id(points)] = (points, json.dumps(round2(points)))
         known = self.reasons.get(id(reason))
         if known is None or known[0] is not reason:
-            known = self.reasons[id(reason)] = (reason, as_data(reason))
-        return [nick, rounded[1], known[1]]
+            known = self.reasons[id(reason)] = (reason, json.dumps(as_data(reason)))
+        name = self.nicks.get(nick)
+        if name is None:
+            name = self.nicks[nick] = json.dumps(nick)
+        return f"[{name}, {rounded[1]}, {known[1]}]"
 
 
 def compute_figures(facts: TournamentFacts) -> dict[Key, Any]:

@@ -18,7 +18,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.management import call_command
-from django.db import connection, models, transaction
+from django.db import DataError, connection, models, transaction
+from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Family, Player
 from scoring.models import StandingsSnapshot
@@ -243,6 +244,36 @@ def test_an_import_converts_each_column_once_and_no_value_through_the_field(monk
     assert not slow
     seat_columns = [f for f in chosen if f.model is Seat]
     assert len(seat_columns) == len(SEAT_FIELDS)  # one stage: one seat write, one converter a column
+
+
+def test_an_imports_copies_are_binary_on_postgresql():
+    """On PostgreSQL every table an import writes goes in one binary ``COPY`` (its columns all hold their fields'
+    own types); SQLite has no COPY."""
+    with CaptureQueriesContext(connection) as queries:
+        import_document(mafia_league(games=30, teams=21, groups=3, players_per_team=5, seed=3, slug="fast-binary"))
+        import_document(chgk_season(teams=6, seed=2, slug="fast-binary-chgk"))
+    copies = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("COPY")]
+    if connection.vendor != "postgresql":
+        assert not copies
+        return
+    assert copies and all("(FORMAT BINARY)" in sql for sql in copies)
+
+
+def test_an_integer_beyond_its_columns_type_is_refused_as_the_orm_is_not_wrapped_around(world):
+    """A binary COPY would store 2^31 in an ``integer`` column as -2^31: such rows go in text, where the database
+    refuses them as it refuses the ORM's (SQLite's integers hold it: stored as the ORM stores it)."""
+    players, teams = world["players"], world["teams"]
+    one, two = world["games"]
+    rows = [(order, players[order].pk, teams[0].pk, "civilian", 2 ** 31 if order == 7 else order, False, None, 0,
+             False, False) for order in range(bulk.SET_CHECK_MIN_ROWS + 10)]
+    if connection.vendor != "postgresql":
+        _written_alike(Seat, SEAT_FIELDS, rows, "game_id", one.pk, two.pk)
+        return
+    with pytest.raises(DataError, match="out of range"), transaction.atomic():
+        bulk.insert(Seat, SEAT_FIELDS, [(one.pk, *row) for row in rows])
+    with pytest.raises(DataError, match="out of range"), transaction.atomic():
+        Seat.objects.bulk_create([Seat(**dict(zip(SEAT_FIELDS, (one.pk, *row)))) for row in rows])
+    assert not Seat.objects.filter(game=one).exists()
 
 
 def test_rows_of_the_wrong_length_are_refused(world):

@@ -47,6 +47,13 @@ def test_the_portals_own_postgresql_session_has_the_jit_off(pg_cursor):
     assert pg_cursor.fetchone()[0] == "off"
 
 
+def test_the_portals_own_postgresql_session_compresses_large_values_with_lz4_where_the_server_has_it(pg_cursor):
+    pg_cursor.execute("SELECT enumvals FROM pg_settings WHERE name = 'default_toast_compression'")
+    available = pg_cursor.fetchone()[0]
+    pg_cursor.execute("SHOW default_toast_compression")
+    assert pg_cursor.fetchone()[0] == ("lz4" if "lz4" in available else "pglz")
+
+
 def djangos_loader(timezone):
     return type("DjangosLoader", (BaseTzLoader,), {"timezone": timezone})(1184, None)
 

@@ -7,6 +7,7 @@ only the blocks of games that changed, and what it stores always equals the figu
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -67,6 +68,20 @@ def test_after_one_result_only_the_changed_block_is_written_and_equals_a_computa
     assert after == from_scratch(league)
     changed = {key for key in after if after[key] != before.get(key)}
     assert changed == {("seats", game.stage.key, game.number // figures.BLOCK)}
+
+
+def test_a_block_of_seat_points_is_written_as_json_dumps_writes_its_figures():
+    """A block's text (and so its digest) is ``json.dumps`` of its figures, games by number: built from each
+    seat's text, it is the encoder's own, and a block stored before compares equal."""
+    league = import_document(mafia_league(games=250, seed=6, slug="figures-text"))
+    recompute(league.pk, force=True)
+    digests = {(kind, stage_key, block): digest for kind, stage_key, block, digest in PageFigures.objects.filter(
+        tournament=league).values_list("kind", "stage_key", "block", "digest")}
+    blocks = {key: games for key, games in from_scratch(league).items() if key[0] == figures.SEATS}
+    assert blocks and len(blocks) == len(digests)
+    for key, games in blocks.items():
+        text = json.dumps({number: games[number] for number in sorted(games, key=int)})
+        assert digests[key] == figures._text_digest(text)
 
 
 def test_a_block_another_process_wrote_differently_is_written_again():

@@ -26,11 +26,20 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, (dt.datetime, dt.date)):
         return value.isoformat()
     if isinstance(value, dict):
-        if set(map(type, value.values())) <= _FLAT and set(map(type, value)) <= {str}:  # a league's 14,000 players
-            return dict(value)
-        return {str(k): jsonable(v) for k, v in value.items()}
+        return _flat_copy(value) or {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):
-        if isinstance(value, (list, tuple)) and set(map(type, value)) <= _PLAIN:  # a league's 10^4 round labels
-            return list(value)
+        if isinstance(value, (list, tuple)):
+            kinds = set(map(type, value))
+            if kinds <= _PLAIN:  # a league's 10^4 round labels
+                return list(value)
+            if kinds == {dict}:  # a league's 14,000 players: each a flat dict, copied without a call a value
+                return [_flat_copy(v) or jsonable(v) for v in value]
         return [jsonable(v) for v in value]
     return str(value)
+
+
+def _flat_copy(value: dict) -> dict | None:
+    """A copy of a non-empty dict of plain scalars under string keys; None for any other (an empty dict too)."""
+    if value and set(map(type, value.values())) <= _FLAT and set(map(type, value)) <= {str}:
+        return dict(value)
+    return None

@@ -5,6 +5,8 @@ its own time zone), so psycopg's C loader never runs: 10 microseconds a value he
 10,000 games with their two times each. PostgreSQL writes the value in ISO form in the session's time zone, which
 Django sets to its own; ``fromisoformat`` (C) reads it, and the value is given Django's time zone as Django's loader
 gives it: 1.3 microseconds a value. Another date style, infinity or a year BC falls back to psycopg's parser.
+
+The session also stores large values compressed with LZ4 where the server has it (``LZ4_SESSION``).
 """
 
 from __future__ import annotations
@@ -36,9 +38,20 @@ def iso_tz_loader(timezone: dt.tzinfo | None) -> type[IsoTzLoader]:
     return type("IsoTzLoader", (IsoTzLoader,), {"timezone": timezone})
 
 
+# The session compresses the large JSON values it stores (a league's 1.5 MB standings details, its 13 MB of seat
+# figures) with LZ4 where the server has it: twice as fast as the default pglz, to write and to read (issue 45).
+# Only set where the server lists it: one round trip when the connection opens.
+LZ4_SESSION = ("SELECT set_config('default_toast_compression', 'lz4', false) FROM pg_settings "
+               "WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)")
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
     def get_new_connection(self, conn_params):
         connection = super().get_new_connection(conn_params)
         if is_psycopg3:
             connection.adapters.register_loader("timestamptz", iso_tz_loader(self.timezone))
+        with connection.cursor() as cursor:
+            cursor.execute(LZ4_SESSION)
+        if not connection.autocommit:
+            connection.commit()  # Django sets the connection's autocommit next, which needs no open transaction
         return connection

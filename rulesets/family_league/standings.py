@@ -62,7 +62,7 @@ from rulesets.family_league.games import (
     stage_pools,
 )
 from rulesets.family_league.ledger import GameRecord, LeagueAnalysis, StageSums, analyse
-from rulesets.family_league.rounds import RoundFigures
+from rulesets.family_league.rounds import Rounded, RoundFigures
 from rulesets.family_league.rules import detected_violation_closes, rules_of
 from rulesets.family_league.settings import DEFAULT_SETTINGS as DEFAULT_SETTINGS
 from rulesets.family_league.settings import setting
@@ -701,13 +701,14 @@ def _players_who_played(analysis: LeagueAnalysis) -> dict[str, set[str]]:
 
 
 def _player_details(sums: StageSums, denominator: int) -> list[dict[str, Any]]:
-    """Each player's points, games and mafia points in the stage, best first (units of ``denominator``)."""
-    totals = [(key, sums.points[key], seats, sums.mafia[key]) for key, seats in sums.seats.items()]
-    totals.sort(key=lambda entry: (-entry[1], entry[0]))
+    """Each player's points, games and mafia points in the stage, best first (units of ``denominator``; each
+    figure rounded once per value: a league's 14,000 players share a few thousand)."""
+    points, mafia, rounded = sums.points, sums.mafia, Rounded(denominator)
+    totals = sorted(sums.seats.items(), key=lambda entry: (-points[entry[0]], entry[0]))
     return [
-        {"player": player, "team": team, "points": round2(Fraction(points, denominator)), "games": games,
-         "mafia_points": round2(Fraction(mafia, denominator))}
-        for (player, team), points, games, mafia in totals
+        {"player": key[0], "team": key[1], "points": rounded[points[key]], "games": games,
+         "mafia_points": rounded[mafia[key]]}
+        for key, games in totals
     ]
 
 
