@@ -17,8 +17,10 @@ from django.utils.translation import gettext as _
 import rulesets
 from accounts.models import Family, Player, Role, TournamentRole
 
-RESULT_WRITERS = (Role.ORGANIZER, Role.JUDGE, Role.CURATOR)
+RESULT_WRITERS = (Role.ORGANIZER, Role.JUDGE, Role.CURATOR)  # a judge: of the stage only (can_enter_results)
 DECISION_WRITERS = (Role.JUDGE, Role.CURATOR)  # not the organizer as such (spec/roles.md: FL-0, CB-15, CB-16)
+SETUP_ROLES = (Role.ORGANIZER, Role.CURATOR)  # the organizing committee: GP-8's draw, ChGK's tours (CHGK-7..CHGK-11)
+SCHEDULE_PUBLISHERS = (Role.ORGANIZER,)  # spec/roles.md: the organizer "publishes schedules" (CB-2)
 
 
 def _grants(user, tournament) -> dict[str, list[str]]:
@@ -44,8 +46,47 @@ def has_role(user, tournament, *roles: str) -> bool:
     return bool(roles_of(user, tournament) & set(roles))
 
 
-def can_enter_results(user, tournament) -> bool:
-    return has_role(user, tournament, *RESULT_WRITERS)
+def _is_staff(user) -> bool:
+    return user is not None and getattr(user, "is_staff", False) and user.is_active
+
+
+def _judges_stage(grants: dict[str, list[str]], stage_key: str | None) -> bool:
+    """A judge acts on "the stages named in the role (one or more, or all)" (spec/roles.md): a role naming no stage
+    judges every stage; an act on no stage (``None``) needs such a judge."""
+    if Role.JUDGE not in grants:
+        return False
+    stages = grants[Role.JUDGE]
+    return not stages or (stage_key is not None and stage_key in stages)
+
+
+def can_enter_results(user, tournament, stage_key: str | None = None) -> bool:
+    """Game results and tour answers of a stage: the organizer (spec/roles.md), the curator, and that stage's
+    judges (issue 6). A judge whose role names stages enters the results of those only; an act on no stage (a
+    whole tournament's import) needs the organizer, the curator or a judge of every stage."""
+    if _is_staff(user):
+        return True
+    grants = _grants(user, tournament)
+    if Role.ORGANIZER in grants or Role.CURATOR in grants:
+        return True
+    return _judges_stage(grants, stage_key)
+
+
+def result_entry_refusal(stage_key: str | None = None) -> str:
+    """Why ``can_enter_results`` refused (the rule: spec/roles.md, issue 6)."""
+    if stage_key is None:
+        return _("Only the tournament's organizers, judges and curator may enter its results.")
+    return _("Only the tournament's organizers, its curator and the judges of the stage %(stage)s may enter that "
+             "stage's results.") % {"stage": stage_key}
+
+
+def result_stages(user, tournament, stages):
+    """The stages (rows with a ``key``) whose results ``user`` may enter (``can_enter_results``), in their order."""
+    return [stage for stage in stages if can_enter_results(user, tournament, stage.key)]
+
+
+def enters_some_results(user, tournament) -> bool:
+    """Whether ``user`` may enter the results of some stage (a page that then asks which: an import's form)."""
+    return can_enter_results(user, tournament) or Role.JUDGE in _grants(user, tournament)
 
 
 def can_record_decisions(user, tournament, stage_key: str | None = None) -> bool:
@@ -53,15 +94,24 @@ def can_record_decisions(user, tournament, stage_key: str | None = None) -> bool
     replays, disqualifications (FL-0, GP-23, CB-15, CB-16); never the organizer as such. A judge whose role names
     stages judges only those; one that names none judges every stage. An act on no stage needs a judge of every
     stage, or the curator."""
-    if user is not None and getattr(user, "is_staff", False) and user.is_active:
+    if _is_staff(user):
         return True
     grants = _grants(user, tournament)
     if Role.CURATOR in grants:
         return True
-    if Role.JUDGE not in grants:
-        return False
-    stages = grants[Role.JUDGE]
-    return not stages or (stage_key is not None and stage_key in stages)
+    return _judges_stage(grants, stage_key)
+
+
+def can_set_up(user, tournament) -> bool:
+    """The organizing committee's acts that are not results: the GP draw ("the curator (committee) or the
+    organizer", GP-8), a ChGK season's hosting draw, tour packs and checklists (CHGK-7..CHGK-11: the organizer and
+    the committee, which is the curator). Never a judge as such."""
+    return has_role(user, tournament, *SETUP_ROLES)
+
+
+def can_publish_schedules(user, tournament) -> bool:
+    """spec/roles.md: the organizer "publishes schedules" (CB-2); not the judges, not the curator."""
+    return has_role(user, tournament, *SCHEDULE_PUBLISHERS)
 
 
 def appeal_deciders(ruleset_key: str) -> tuple[str, ...]:
@@ -70,7 +120,42 @@ def appeal_deciders(ruleset_key: str) -> tuple[str, ...]:
 
 
 def can_decide_appeals(user, tournament) -> bool:
+    """Whether ``user`` decides some appeal of the tournament (a queue, a link); each appeal is
+    ``can_decide_appeal``'s."""
     return has_role(user, tournament, *appeal_deciders(tournament.ruleset))
+
+
+def appeal_stage_key(appeal) -> str | None:
+    """The stage an appeal is about: its own, else that of its decision, penalty, game or tour (None: none)."""
+    for owner in (appeal, appeal.decision, appeal.penalty, appeal.game, appeal.tour):
+        if owner is not None and owner.stage_id is not None:
+            return owner.stage.key
+    return None
+
+
+def can_decide_appeal(user, appeal) -> bool:
+    """The deciders of this appeal (spec/roles.md): a ChGK appeal the jury (CHGK-18); FL the curator (FL-19); CB
+    the judge of the appeal's stage or the curator (CB-17); GP the curator, which is the committee (GP-23)."""
+    if _is_staff(user):
+        return True
+    tournament = appeal.tournament
+    deciders = appeal_deciders(tournament.ruleset)
+    grants = _grants(user, tournament)
+    if any(role in grants for role in deciders if role != Role.JUDGE):
+        return True
+    return Role.JUDGE in deciders and _judges_stage(grants, appeal_stage_key(appeal))
+
+
+def appeal_refusal(tournament) -> str:
+    """Why a user who is not among the deciders may not decide (the rule named)."""
+    deciders = set(appeal_deciders(tournament.ruleset))
+    rule = rulesets.get(tournament.ruleset).appeal_policy.rule
+    if deciders == {Role.JURY}:
+        return _("Only the tournament's appeal jury decides this appeal (%(rule)s).") % {"rule": rule}
+    if Role.JUDGE in deciders:
+        return _("Only the judge of the appeal's stage or the curator decides this appeal (%(rule)s).") % {
+            "rule": rule}
+    return _("Only the tournament's curator decides this appeal (%(rule)s).") % {"rule": rule}
 
 
 def can_see_hidden_appellant(user, tournament) -> bool:

@@ -26,14 +26,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import rulesets
-from accounts.models import Player, TournamentRole
-from accounts.permissions import appeal_deciders, can_decide_appeals, refuse_to_file
+from accounts.models import Player, Role, TournamentRole
+from accounts.permissions import appeal_deciders, appeal_refusal, appeal_stage_key, can_decide_appeal, refuse_to_file
 from accounts.zones import moment_text
 from rulesets import appeal_edges
 from rulesets import facts as F
 from rulesets.errors import Invalid, NotAllowed, Problem
 from rulesets.interchange import Reader, parse_decision, parse_penalty, replacement_problems
 from scoring import appeal_effects
+from tournaments import webhooks
 from tournaments.labels import PENALTY_KINDS
 from tournaments.loader import load_facts
 from tournaments.models import Appeal, AppealKind, Decision, Game, Penalty, Stage, Team, Tour, Tournament, Verdict
@@ -180,7 +181,7 @@ def file_appeal(tournament: Tournament, user, target: AppealTarget, *, team: Tea
     now = now or timezone.now()
     reason = refuse_to_file(user, tournament, team, now=now)
     if reason:
-        raise AppealRefused(reason)
+        raise AppealNotAllowed(reason)  # who may file is a permission (403 naming the rule), not the input's fault
     policy = rulesets.get(tournament.ruleset).appeal_policy
     _check_target(policy, target)
     with transaction.atomic():
@@ -206,6 +207,7 @@ def file_appeal(tournament: Tournament, user, target: AppealTarget, *, team: Tea
             decision=target.decision, penalty=target.penalty, appellant=who or None, filed_at=now,
             filed_by=user, game=target.game, violation=target.violation, violating_player=target.player,
         )
+        webhooks.appeal_event(tournament, appeal, webhooks.WebhookEvent.APPEAL_FILED)
         transaction.on_commit(lambda: notify_filed(appeal.pk))
     return appeal
 
@@ -306,8 +308,8 @@ def decide(appeal: Appeal, user, verdict: str, *, reasons: str = "", credited: l
     accepted one annuls the penalty (FL-19, ``roles.md``).
     """
     tournament = appeal.tournament
-    if not can_decide_appeals(user, tournament):
-        raise AppealNotAllowed(_("Only the tournament's appeal jury decides this appeal."))
+    if not can_decide_appeal(user, appeal):
+        raise AppealNotAllowed(appeal_refusal(tournament))
     if verdict not in Verdict.values:
         raise AppealRefused(_("Unknown verdict %(verdict)s.") % {"verdict": verdict})
     credited = list(credited or [])
@@ -333,6 +335,7 @@ def decide(appeal: Appeal, user, verdict: str, *, reasons: str = "", credited: l
         version = Tournament.objects.filter(pk=tournament.pk).values_list("facts_version", flat=True).get()
         locked.standings_before = appeal_effects.before_verdict(locked, version)
         Appeal.objects.filter(pk=locked.pk).update(standings_before=locked.standings_before)
+        webhooks.appeal_event(tournament, locked, webhooks.WebhookEvent.APPEAL_DECIDED)
         transaction.on_commit(lambda: notify_decided(locked.pk))
     return locked
 
@@ -436,10 +439,14 @@ def _store_replacement(appeal: Appeal, d: F.Decision, user) -> Decision:
         author=user, replacement_for=appeal)
 
 
-def jury_emails(tournament: Tournament) -> list[str]:
+def jury_emails(tournament: Tournament, appeal: Appeal | None = None) -> list[str]:
+    """The addresses of the tournament's deciders; of ``appeal``'s only, when given (a CB judge decides the
+    appeals of the stages the role names, ``accounts.permissions.can_decide_appeal``)."""
     roles = rulesets_deciders(tournament)
-    return sorted({e for e in TournamentRole.objects.filter(tournament=tournament, role__in=roles).values_list(
-        "user__email", flat=True) if e})
+    stage = appeal_stage_key(appeal) if appeal is not None else None
+    return sorted({email for email, role, stages in TournamentRole.objects.filter(
+        tournament=tournament, role__in=roles).values_list("user__email", "role", "stages")
+        if email and (appeal is None or role != Role.JUDGE or not stages or stage in stages)})
 
 
 def rulesets_deciders(tournament: Tournament) -> tuple[str, ...]:
@@ -455,7 +462,7 @@ def notify_filed(appeal_id: int) -> None:
     body = _("An appeal (%(kind)s) was filed at %(at)s.") % {"kind": appeal.get_kind_display(),
                                                              "at": moment_text(appeal.filed_at, tournament.timezone)}
     filer = _filer_email(appeal)
-    _send(subject, body, [e for e in jury_emails(tournament) if e != filer])
+    _send(subject, body, [e for e in jury_emails(tournament, appeal) if e != filer])
     if filer:
         _send(subject, body, [filer])
 
@@ -466,7 +473,7 @@ def notify_decided(appeal_id: int) -> None:
     body = _("Verdict: %(verdict)s. %(reasons)s") % {"verdict": appeal.get_verdict_display(),
                                                      "reasons": appeal.verdict_reasons}
     filer = _filer_email(appeal)
-    _send(subject, body, [e for e in jury_emails(appeal.tournament) if e != filer])
+    _send(subject, body, [e for e in jury_emails(appeal.tournament, appeal) if e != filer])
     if filer:
         _send(subject, body, [filer])
 

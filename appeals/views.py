@@ -11,8 +11,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
 import rulesets
-from accounts.models import Player, TournamentRole
-from accounts.permissions import appeal_deciders, can_decide_appeals, can_see_hidden_appellant
+from accounts.models import Player, Role, TournamentRole
+from accounts.permissions import (
+    appeal_deciders,
+    appeal_refusal,
+    can_decide_appeal,
+    can_see_hidden_appellant,
+    refuse_to_file,
+)
 from appeals.filing import filing_team
 from appeals.forms import (
     AppealTargetForm,
@@ -23,6 +29,7 @@ from appeals.forms import (
     VerdictForm,
 )
 from appeals.services import (
+    AppealNotAllowed,
     AppealRefused,
     AppealTarget,
     decide,
@@ -75,6 +82,9 @@ def file_view(request: HttpRequest, slug: str) -> HttpResponse:
     form = form_class(request.POST or None, initial={"kind": target.kind})
     error = None
     team = filing_team(request.user, tournament)  # the captain's team, or a delegate's (CHGK-20)
+    refusal = refuse_to_file(request.user, tournament, team)  # who may file: the refusal page naming the rule
+    if refusal:
+        return _not_a_filer(request, tournament, refusal)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         if chgk:
@@ -82,6 +92,8 @@ def file_view(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             appeal = file_appeal(tournament, request.user, target, team=team, answer=data.get("answer", ""),
                                  argument=data["argument"], appellant=data.get("appellant", ""))
+        except AppealNotAllowed as exc:  # the delegation ended meanwhile (CHGK-20)
+            return _not_a_filer(request, tournament, refusal_text(exc))
         except AppealRefused as exc:
             error = refusal_text(exc)
         else:
@@ -93,6 +105,12 @@ def file_view(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament, "target": target, "deadline": deadline, "form": form, "error": error,
         "team": team, "question": question, "now": timezone.now(),
     })
+
+
+def _not_a_filer(request: HttpRequest, tournament: Tournament, text: str) -> HttpResponse:
+    """Only a participant files a Mafia appeal, only the captain or a delegate a ChGK one (FL-19, CHGK-20): anyone
+    else gets the site's refusal page, naming the rule."""
+    return render(request, "appeals/forbidden.html", {"text": text, "tournament": tournament}, status=403)
 
 
 def detail_view(request: HttpRequest, pk: int) -> HttpResponse:
@@ -110,7 +128,7 @@ def detail_view(request: HttpRequest, pk: int) -> HttpResponse:
         "replacement": Decision.objects.filter(replacement_for=appeal).first() if appeal.decision_id else None,
         "changed_penalty": Penalty.objects.filter(replacement_for=appeal).first() if appeal.penalty_id else None,
         "removed_by": question_removed_by(appeal),
-        "can_decide": can_decide_appeals(request.user, tournament),
+        "can_decide": can_decide_appeal(request.user, appeal),
     })
 
 
@@ -119,9 +137,15 @@ def queue_view(request: HttpRequest) -> HttpResponse:
     """The jury's queue: pending appeals of the user's tournaments, oldest first, overdue flagged from 00:00 of D+10
     in the tournament's zone (CHGK-18, the ruleset's ``verdict_overdue``), every time in that zone."""
     roles = TournamentRole.objects.filter(user=request.user).values_list("tournament_id", "tournament__ruleset",
-                                                                        "role")
-    tournament_ids = {tid for tid, ruleset, role in roles if role in appeal_deciders(ruleset)}
-    query = Q(tournament_id__in=tournament_ids)
+                                                                        "role", "stages")
+    query = Q(pk__in=[])
+    for tid, ruleset, role, stages in roles:
+        if role not in appeal_deciders(ruleset):
+            continue
+        if role == Role.JUDGE and stages:  # a judge decides the appeals of the role's stages only (CB-17)
+            query |= Q(tournament_id=tid, stage__key__in=stages)
+        else:
+            query |= Q(tournament_id=tid)
     if request.user.is_staff:
         query = Q()
     pending = list(Appeal.objects.filter(query, verdict__isnull=True).select_related(
@@ -162,8 +186,8 @@ def verdict_view(request: HttpRequest, pk: int) -> HttpResponse:
         "tournament", "tour__stage", "team", "decision__stage", "decision__game", "decision__team",
         "decision__player", "penalty__stage", "penalty__game", "penalty__team", "penalty__player", "game__stage",
         "violating_player"), pk=pk)
-    if not can_decide_appeals(request.user, appeal.tournament):
-        return render(request, "appeals/forbidden.html", status=403)
+    if not can_decide_appeal(request.user, appeal):
+        return render(request, "appeals/forbidden.html", {"text": appeal_refusal(appeal.tournament)}, status=403)
     teams = Team.objects.filter(tournament=appeal.tournament).order_by("name")
     form = VerdictForm(request.POST or None, teams=teams,
                        kind=AppealKind.PENALTY if appeal.penalty_id else appeal.kind)

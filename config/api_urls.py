@@ -87,5 +87,6 @@ urlpatterns = [
     path("", include("portal.api.applications")),  # issue 42: a ChGK captain applies, the organizers decide
     path("", include("portal.api.setup")),  # issue 42: POST tournaments/new/ creates a tournament
     path("", include("portal.api.roles")),  # issue 42.1: a tournament's roles, granted and revoked
+    path("", include("portal.api.webhooks")),  # issue 49: a tournament's webhooks and their delivery log
     path("", include(router.urls)),
 ]

@@ -204,6 +204,17 @@ CELERY_BEAT_SCHEDULE["standings-sweep-stale"] = {"task": "scoring.tasks.sweep_st
 RECOMPUTE_RUN_TIMEOUT = float(os.environ.get("RECOMPUTE_RUN_TIMEOUT", "600"))
 # After the broker refused a job, a process recomputes in-process for this long before it tries the broker again.
 BROKER_RETRY_SECONDS = float(os.environ.get("BROKER_RETRY_SECONDS", "5"))
+# Webhooks (tournaments.webhooks): a delivery's POST waits this many seconds at most to connect and for the answer;
+# beat sends the deliveries due for a retry every WEBHOOKS_SWEEP_SECONDS. A target resolving to a loopback, private,
+# link-local or reserved address is refused unless WEBHOOKS_ALLOW_PRIVATE_TARGETS: by default only on the laptop
+# setup (DEBUG, SQLite, no broker), where a receiver on the same machine is how one tries them (tests allow it too).
+WEBHOOKS_TIMEOUT = float(os.environ.get("WEBHOOKS_TIMEOUT", "5"))
+WEBHOOKS_SWEEP_SECONDS = float(os.environ.get("WEBHOOKS_SWEEP_SECONDS", "30"))
+WEBHOOKS_ALLOW_PRIVATE_TARGETS = env_bool("WEBHOOKS_ALLOW_PRIVATE_TARGETS",
+                                          DEBUG and not DATABASE_URL and not CELERY_BROKER_URL)
+CELERY_BEAT_SCHEDULE["webhooks-send-due"] = {"task": "tournaments.webhooks.tasks.send_due",
+                                             "schedule": WEBHOOKS_SWEEP_SECONDS,
+                                             "options": {"expires": WEBHOOKS_SWEEP_SECONDS}}
 
 if REDIS_URL:
     # config.cache: a miss, not a 500, while Redis does not answer (retried after RETRY_AFTER seconds).
@@ -271,6 +282,9 @@ SPECTACULAR_SETTINGS = {
         "https://HOST/api/v1/tournaments/`. A token that is unknown, revoked or expired is answered with 401 "
         "and `WWW-Authenticate: Token`, the body saying how to authenticate."),
     "VERSION": "1",
+    "LICENSE": {"name": "MIT", "url": "https://opensource.org/license/mit"},  # pyproject.toml's license
+    # the paths carry /api/v1/: a client's base URL is the portal's own address, wherever it is served
+    "SERVERS": [{"url": "/", "description": "the portal that serves this schema"}],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},  # no badge from validator.swagger.io
@@ -280,6 +294,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "tournaments.models.GameStatus",
         "TournamentStatusEnum": "tournaments.models.TournamentStatus",
+        "WebhookEventEnum": "tournaments.models.WebhookEvent",
+        "WebhookDeliveryStatusEnum": "tournaments.models.DeliveryStatus",
     },
 }
 

@@ -19,7 +19,7 @@ from rulesets.interchange import MAX_QUESTIONS
 
 ACTIONS = ("add_stage", "edit_stage", "publish", "delete_stage", "add_group", "rename_group", "delete_group",
            "group_team", "ungroup_team", "add_tour", "edit_tour", "add_game", "open_registration",
-           "close_registration", "open_stage_registration")
+           "close_registration", "open_stage_registration", "close_stage_registration", "delete_game")
 
 WHOLE = {"invalid": _("Give a whole number."), "min_value": _("Give a number from %(limit_value)s."),
          "max_value": _("Give a number up to %(limit_value)s.")}
@@ -50,6 +50,16 @@ class StageRefForm(forms.Form):
     def __init__(self, *args: Any, stages: Iterable[Any], **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.fields["stage"].choices = _choices(stages, "key")
+
+
+class GameRefForm(forms.Form):
+    """The game slot a button acts on."""
+
+    game = forms.TypedChoiceField(label=_("game"), coerce=int)
+
+    def __init__(self, *args: Any, games: Iterable[Any], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = _choices(games, "number")
 
 
 class GroupForm(StageRefForm):

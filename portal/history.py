@@ -37,6 +37,8 @@ ACTIONS = {
     "set_captain": gettext_lazy("captain named"), "set_head": gettext_lazy("family head named"),
     "chgk_apply": gettext_lazy("applied (CHGK-1)"), "chgk_admit": gettext_lazy("admitted (CHGK-5)"),
     "chgk_refuse": gettext_lazy("refused (CHGK-5)"),
+    "webhook_subscribe": gettext_lazy("webhook subscribed"), "webhook_change": gettext_lazy("webhook changed"),
+    "webhook_unsubscribe": gettext_lazy("webhook unsubscribed"),  # tournaments.webhooks.subscriptions
 }
 KEYS = {
     "seats": gettext_lazy("seats"), "absent_teams": gettext_lazy("absent teams"),

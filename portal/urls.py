@@ -49,5 +49,6 @@ urlpatterns = [
     path("accounts/dashboard/<slug:slug>/rules/", dashboard.rules_view, name="tournament-rules"),
     path("accounts/dashboard/<slug:slug>/roles/", roles.roles_view, name="tournament-roles"),  # issue 42.1
     path("accounts/dashboard/<slug:slug>/structure/", structure.structure_view, name="tournament-structure"),
+    path("", include("portal.views.webhooks")),  # issue 49: a tournament's webhooks, the receivers' page
     path("api/v1/", include("portal.api.structure")),  # issue 42.1: stages and tours written by the organizers
 ]

@@ -41,6 +41,8 @@ class AppealPolicy:
     - ``deciders``: the tournament roles (``accounts.models.Role`` values) whose
       members decide appeals: the committee (GP-23), the appeal jury (CHGK-18),
       the curator (FL-19), the judge or curator (CB-17); site staff always may.
+      A ``judge`` decides only the appeals of the stages its role names
+      (``accounts.permissions.can_decide_appeal``).
     - ``appeal_deadline(facts, appeal)``: the last moment ``appeal`` may be filed.
     - ``decision_deadline(facts, decision)``: the last moment a decision may be
       appealed; ``None`` where appeals are never against decisions (ChGK,

@@ -23,6 +23,7 @@ from tournaments import game_cache
 from tournaments.collector import gc_paused
 from tournaments.loader import load_facts
 from tournaments.models import Tournament
+from tournaments.webhooks import standings as standings_event
 
 log = logging.getLogger(__name__)
 LATEST = ""
@@ -127,6 +128,8 @@ def recompute(tournament_id: int, *, now: dt.datetime | None = None, force: bool
         try:
             with gc_paused(keep=True):  # the facts and the ledger are kept for the next recompute
                 tournament, facts = load_consistent(tournament_id)
+                before = standings_event.rows_before(tournament_id, lambda: StandingsSnapshot.objects.filter(
+                    tournament_id=tournament_id).values_list("stage_key", "export"))
                 computed = compute_all(facts, now)
                 recheck_at = next_recheck(facts, now)
                 with transaction.atomic():  # the table and the figures its pages show, one version
@@ -134,6 +137,7 @@ def recompute(tournament_id: int, *, now: dt.datetime | None = None, force: bool
                     figures.store_figures(tournament, facts)
             if facts.appeals:  # a verdict recorded since the facts were read carries a newer version: it waits
                 appeal_effects.settle(tournament, {c.stage_key: c.export for c in computed})
+            standings_event.changed(tournament, before, {c.stage_key: c.export for c in computed})
         except Exception as exc:
             mark_stale(tournament_id, repr(exc))
             RecomputeRun.objects.filter(pk=run.pk).update(finished_at=timezone.now(), error=repr(exc))

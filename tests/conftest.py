@@ -36,6 +36,14 @@ def _eager_unless_real_worker(request, settings):
 
 
 @pytest.fixture(autouse=True)
+def _webhook_receivers_on_this_machine(settings):
+    """A test's webhook receiver listens on 127.0.0.1: private targets are allowed, whatever the environment (with
+    ``DATABASE_URL`` or a broker set the default refuses them); ``tests/test_webhooks.py`` refuses them where it
+    checks that they are refused."""
+    settings.WEBHOOKS_ALLOW_PRIVATE_TARGETS = True
+
+
+@pytest.fixture(autouse=True)
 def _no_address_attempt_limit(settings):
     """Many tests sign in from 127.0.0.1 within minutes; ``tests/test_login_limits.py`` sets its own limits."""
     settings.ADDRESS_ATTEMPT_LIMITS = {"login": (10**6, 600), "password_reset": (10**6, 3600)}

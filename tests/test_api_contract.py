@@ -290,14 +290,17 @@ def test_every_operation_documents_its_error_answers(schema):
             assert {"400", "403"} <= set(responses), (method, path)
         if operation.get("parameters") and any(p["in"] == "query" for p in operation["parameters"]):
             assert "400" in responses, (method, path)
-        for code in ("400", "409"):
-            if code in responses:
-                assert responses[code]["content"]["application/json"]["schema"]["$ref"].endswith("/Errors")
+        if "400" in responses:
+            assert responses["400"]["content"]["application/json"]["schema"]["$ref"].endswith("/Errors")
+        if "409" in responses:  # a stale version's conflict adds the current version, who and when
+            assert responses["409"]["content"]["application/json"]["schema"]["$ref"].endswith(("/Errors", "/Conflict"))
         for code in ("403", "404"):
             content = responses[code]["content"] if code in responses else {"application/json": {"schema": {
                 "$ref": "/Detail"}}}
             assert content["application/json"]["schema"]["$ref"].endswith("/Detail"), (method, path, code)
     assert {"Errors", "Error", "Detail"} <= set(schema["components"]["schemas"])
+    conflict = schema["components"]["schemas"]["Conflict"]
+    assert {"errors", "version", "updated_by", "updated_at"} <= set(conflict["required"])
 
 
 def test_text_parameters_are_declared_without_nul(schema):

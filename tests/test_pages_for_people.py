@@ -69,11 +69,14 @@ def test_cb_2_stage_schedules_and_the_history_are_linked_only_for_organizers(cli
     page = client.get(balanced.get_absolute_url()).content.decode()
     assert "/schedule/" not in page.replace(reverse("schedule", args=[balanced.slug]), "")
     assert reverse("history", args=[balanced.slug]) not in page
+    stage = balanced.stages.order_by("order").first()
     client.force_login(RoleFactory(tournament=balanced, role=Role.JUDGE).user)
     page = client.get(balanced.get_absolute_url()).content.decode()
-    stage = balanced.stages.order_by("order").first()
-    assert reverse("stage-schedule", args=[balanced.slug, stage.key]) in page
+    assert reverse("stage-schedule", args=[balanced.slug, stage.key]) not in page  # roles.md: the organizer's act
     assert reverse("history", args=[balanced.slug]) in page
+    client.force_login(RoleFactory(tournament=balanced, role=Role.ORGANIZER).user)
+    page = client.get(balanced.get_absolute_url()).content.decode()
+    assert reverse("stage-schedule", args=[balanced.slug, stage.key]) in page
 
 
 @pytest.mark.parametrize("language", ["ru", "en"])
@@ -86,7 +89,7 @@ def test_a_refused_page_is_the_sites_styled_page_with_the_reason_and_what_to_do(
         (reverse("history", args=[balanced.slug]), "Only the organizers, curators and judges of %(tournament)s see "
                                                   "its history."),
         (reverse("stage-schedule", args=[balanced.slug, stage.key]),
-         "Only the organizers, judges and curator of %(tournament)s set up its stage schedules (CB-2)."),
+         "Only the organizers of %(tournament)s set up and publish its stage schedules (CB-2)."),
     ]:
         response = client.get(url)
         assert response.status_code == 403

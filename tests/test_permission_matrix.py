@@ -249,7 +249,8 @@ ACTS: dict[tuple[str, str], Callable[[World], Request]] = {
                           api=False),
     ("POST /t/<slug>/<stage>/games/new/", "family_league"): page("/t/{slug}/{key}/games/new/"),
     ("POST /t/<slug>/import/rosters/", "family_league"): page("/t/{slug}/import/rosters/"),
-    ("POST /t/<slug>/import/games/", "family_league"): page("/t/{slug}/import/games/"),
+    ("POST /t/<slug>/import/games/", "family_league"):  # into this stage, as the page's form names it
+        lambda w: Request("POST", f"/t/{w.tournament.slug}/import/games/", {"stage": w.stage.key}, api=False),
     ("POST /t/<slug>/import/penalties/", "family_league"): page("/t/{slug}/import/penalties/"),
     ("POST /accounts/dashboard/new/", "family_league"): page("/accounts/dashboard/new/"),
     ("POST /accounts/dashboard/<slug>/rules/", "family_league"): page("/accounts/dashboard/{slug}/rules/"),

@@ -534,13 +534,125 @@ def test_issue_42_1_the_api_creates_changes_and_deletes_a_tour():
 
 
 @pytest.mark.parametrize("who", ["anonymous", "player"])
-def test_issue_42_1_the_api_refuses_anyone_but_the_organizers_with_403_naming_the_rule(who):
+def test_the_structure_api_refuses_anyone_but_the_organizers_naming_the_rule(who):
     tournament = TournamentFactory()
     api = api_for(user_playing_as("Majesty") if who == "player" else None)
     response = api.post(f"/api/v1/tournaments/{tournament.slug}/stages/", {"key": "final"}, format="json")
-    assert response.status_code == 403
+    refusal = 401 if who == "anonymous" else 403
+    assert response.status_code == refusal
     assert "Only the organizers of" in response.json()["detail"] and "roles.md" in response.json()["detail"]
     assert api.post(f"/api/v1/tournaments/{tournament.slug}/tours/", {"number": 1},
-                    format="json").status_code == 403
+                    format="json").status_code == refusal
     assert not Stage.objects.filter(tournament=tournament).exists()
     assert api.post("/api/v1/tournaments/no-such/stages/", {"key": "final"}, format="json").status_code == 404
+
+
+# --------------------------------------------------------------------------- one GP stage's registration, game slots
+
+
+def _published_gp_stage(organizer, tournament: Tournament, key: str = "qualifying-1") -> Stage:
+    stage = structure.add_stage(organizer, tournament, key)
+    StageConditions.objects.update_or_create(stage=stage, defaults={
+        "commission": "A, B", "game_times": "19:00", "prize_fund": "1000 mf", "extra_indicator": "mafia_wins"})
+    return stage
+
+
+def test_gp_5_an_organizer_closes_one_stages_registration_and_its_invitations_close_for_everyone(client):
+    """GP-5: invitations close when registration closes; a GP stage's registration closes on its own, before the
+    tournament's deadline, and the other stages stay open."""
+    from accounts.models import Player
+    from formats.elimination_gp import services as gp
+
+    tournament = TournamentFactory(ruleset="elimination_gp")
+    organizer = organizer_of(tournament)
+    first, second = _published_gp_stage(organizer, tournament), _published_gp_stage(organizer, tournament,
+                                                                                    "qualifying-2")
+    client = signed_in(client, organizer)
+    for stage in (first, second):
+        assert post(client, tournament, action="open_stage_registration", stage=stage.pk).status_code == 302
+    response = post(client, tournament, action="close_stage_registration", stage=first.pk)
+    assert response.status_code == 302
+    assert StageConditions.objects.get(stage=first).registration_closed_at is not None
+    assert (gp.registration_open(first), gp.registration_open(second)) == (False, True)
+    entry = AuditEntry.objects.get(tournament=tournament, action="close")
+    assert entry.user == organizer and entry.after["registration_closed_at"]
+    player = Player.objects.create(nick="Latecomer")
+    for invited in (True, False):
+        with pytest.raises(gp.Refused, match="GP-5"):
+            gp.register(first, player, user=organizer, invited=invited)
+    assert gp.register(second, player, user=organizer, invited=True).invited
+    page = client.get(url(tournament)).content.decode()
+    assert 'value="close_stage_registration"' in page and 'value="open_stage_registration"' in page
+    registration_page = client.get(reverse("gp-registration", args=[tournament.slug, first.key])).content.decode()
+    assert "Registration is closed; so are invitations (GP-5)." in registration_page
+    assert "Reopen this stage" in registration_page
+
+
+def test_gp_5_a_closed_stage_reopens_until_its_draw_and_closing_twice_changes_nothing(client):
+    from formats.elimination_gp import services as gp
+
+    tournament = TournamentFactory(ruleset="elimination_gp")
+    organizer = organizer_of(tournament)
+    stage = _published_gp_stage(organizer, tournament)
+    with pytest.raises(gp.Refused, match="not open"):
+        structure.run_stage_act(organizer, stage, gp.close_registration)
+    structure.run_stage_act(organizer, stage, gp.open_registration)
+    structure.run_stage_act(organizer, stage, gp.close_registration)
+    closed_at = StageConditions.objects.get(stage=stage).registration_closed_at
+    structure.run_stage_act(organizer, stage, gp.close_registration)
+    assert StageConditions.objects.get(stage=stage).registration_closed_at == closed_at
+    assert AuditEntry.objects.filter(tournament=tournament, action="close").count() == 1
+    structure.run_stage_act(organizer, stage, gp.open_registration)
+    assert gp.registration_open(stage)
+    assert AuditEntry.objects.filter(tournament=tournament, action="reopen").count() == 1
+
+
+def test_gp_2_the_api_opens_and_closes_a_stages_registration_for_organizers_only():
+    tournament = TournamentFactory(ruleset="elimination_gp")
+    organizer = organizer_of(tournament)
+    stage = _published_gp_stage(organizer, tournament)
+    path = f"/api/v1/tournaments/{tournament.slug}/stages/{stage.key}/"
+    assert api_for(UserFactory()).patch(path, {"registration": "open"}, format="json").status_code == 403
+    assert api_for(organizer).patch(path, {"registration": "open"}, format="json").status_code == 200
+    assert api_for(organizer).patch(path, {"registration": "closed"}, format="json").status_code == 200
+    assert StageConditions.objects.get(stage=stage).registration_closed_at is not None
+    refused = api_for(organizer).patch(path, {"registration": "shut"}, format="json")
+    assert refused.status_code == 400 and refused.json()["errors"][0]["path"] == "registration"
+    league = TournamentFactory(ruleset="family_league")
+    league_organizer = organizer_of(league)
+    structure.add_stage(league_organizer, league, "qualifying")
+    answer = api_for(league_organizer).patch(f"/api/v1/tournaments/{league.slug}/stages/qualifying/",
+                                             {"registration": "open"}, format="json")
+    assert answer.status_code == 400 and "per tournament" in answer.json()["errors"][0]["message"]
+
+
+def test_an_organizer_deletes_a_scheduled_game_slot_but_never_a_played_game(client):
+    tournament = TournamentFactory(ruleset="family_league")
+    organizer = organizer_of(tournament)
+    stage = structure.add_stage(organizer, tournament, "qualifying")
+    slot = structure.add_game_slot(organizer, stage, 3, scheduled_at=timezone.now())
+    played = structure.add_game_slot(organizer, stage, 4, scheduled_at=timezone.now())
+    Game.objects.filter(pk=played.pk).update(status=GameStatus.PLAYED)
+    client = signed_in(client, organizer)
+    page = client.get(url(tournament)).content.decode()
+    assert page.count('value="delete_game"') == 1
+    assert post(client, tournament, action="delete_game", game=slot.pk).status_code == 302
+    assert not Game.objects.filter(pk=slot.pk).exists()
+    entry = AuditEntry.objects.get(tournament=tournament, model="tournaments.Game", action="delete")
+    assert entry.user == organizer and entry.before["number"] == 3
+    response = post(client, tournament, action="delete_game", game=played.pk)
+    assert response.status_code == 400 and "has a result" in messages_of(response)
+    assert Game.objects.filter(pk=played.pk).exists()
+
+
+def test_the_api_deletes_a_game_slot_for_organizers_only():
+    tournament = TournamentFactory(ruleset="family_league")
+    organizer = organizer_of(tournament)
+    stage = structure.add_stage(organizer, tournament, "qualifying")
+    structure.add_game_slot(organizer, stage, 5)
+    path = f"/api/v1/tournaments/{tournament.slug}/stages/qualifying/games/5/"
+    assert APIClient().delete(path).status_code == 401
+    assert api_for(UserFactory()).delete(path).status_code == 403
+    assert api_for(organizer).delete(path).status_code == 204
+    assert not Game.objects.filter(stage=stage).exists()
+    assert api_for(organizer).delete(path).status_code == 404

@@ -8,7 +8,9 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from tournaments import audit, lookups, signals
+        from tournaments.webhooks import events
 
         audit.connect()
         signals.connect()
         lookups.register()
+        events.connect()

@@ -51,7 +51,7 @@ from django.utils.translation import gettext_noop
 
 import rulesets
 from accounts.models import Family, Player, Role
-from accounts.permissions import can_enter_results, can_record_decisions, has_role
+from accounts.permissions import can_enter_results, can_record_decisions, has_role, result_entry_refusal
 from accounts.zones import moment_text, zone_of
 from rulesets import facts as F
 from rulesets.base import Problem, strip_prefix
@@ -59,13 +59,14 @@ from rulesets.errors import Conflict, Invalid, NotAllowed, NotFound
 from rulesets.interchange import Reader, check_references, parse_decision, parse_game, parse_penalty, parse_tour
 from rulesets.messages import Text, as_data
 from rulesets.rules import differences, frozen
-from tournaments import audit, grants, purge, rosters
+from tournaments import audit, grants, purge, rosters, webhooks
 from tournaments.changes import bulk_change, mark_changed
 from tournaments.loader import load_facts
 from tournaments.models import (
     AuditEntry,
     Decision,
     Game,
+    GameStatus,
     Group,
     Mask,
     NoShowElimination,
@@ -143,10 +144,12 @@ def _check_version(data: dict, row, tournament: Tournament) -> None:
         raise _conflict(row, tournament)
 
 
-def require_result_entry(user, tournament: Tournament) -> None:
-    """Results are entered by the organizers, the judges and the curator (accounts.permissions)."""
-    if not can_enter_results(user, tournament):
-        raise NotAllowed(_("Only the tournament's organizers, judges and curator may enter its results."))
+def require_result_entry(user, tournament: Tournament, stage_key: Any = None) -> None:
+    """A stage's results are entered by the organizers, the curator and that stage's judges; an act on no stage
+    by a judge of every stage (``accounts.permissions.can_enter_results``)."""
+    key = stage_key if isinstance(stage_key, str) else None
+    if not can_enter_results(user, tournament, key):
+        raise NotAllowed(result_entry_refusal(key))
 
 
 def _require_judge(user, tournament: Tournament, stage_key: Any = None) -> None:
@@ -330,7 +333,7 @@ def record_game(user, data: Any, *, game_problems: GameProblems | None = None,
     stage_key = data.pop("stage", None)
     data.pop("version", None)
     tournament = tournament_of(data)
-    require_result_entry(user, tournament)
+    require_result_entry(user, tournament, stage_key)
     stage = Stage.objects.filter(tournament=tournament, key=stage_key).first() if isinstance(stage_key, str) else None
     if stage is None:
         raise refuse("stage", _("tournament %(slug)s has no stage %(key)r") % {"slug": tournament.slug,
@@ -348,6 +351,7 @@ def record_game(user, data: Any, *, game_problems: GameProblems | None = None,
                                                       game_problems), after, stage.key, accept_conflicts)
         _write_game(game, stage, fgame, user)
         _record_conflicts(game, later, after, user)
+        webhooks.result_saved(tournament, game, had_result=False)
     return game
 
 
@@ -361,7 +365,7 @@ def update_game(user, game_id: int, data: Any, *, game_problems: GameProblems | 
         game = _lock(Game, game_id)
         stage = game.stage
         tournament = stage.tournament
-        require_result_entry(user, tournament)
+        require_result_entry(user, tournament, stage.key)
         for key, current in (("tournament", tournament.slug), ("stage", stage.key)):
             given = data.pop(key, None)
             if given is not None and given != current:
@@ -377,8 +381,10 @@ def update_game(user, game_id: int, data: Any, *, game_problems: GameProblems | 
                                                       game_problems), after, stage.key, accept_conflicts)
         game.violations_published = _violation_publications(tournament, facts, after, stage.key, game, fgame)
         game.version += 1
+        had_result = game.status != GameStatus.SCHEDULED
         _write_game(game, stage, fgame, user)
         _record_conflicts(game, later, after, user)
+        webhooks.result_saved(tournament, game, had_result=had_result)
     return game
 
 
@@ -449,7 +455,7 @@ def record_tour_masks(user, tour_id: int, data: Any) -> Tour:
     with transaction.atomic():
         tour = _lock(Tour, tour_id)
         tournament = tour.stage.tournament
-        require_result_entry(user, tournament)
+        require_result_entry(user, tournament, tour.stage.key)
         unknown = sorted(set(data) - MASKS_KEYS)
         if unknown:
             raise Invalid([Problem(key, _("unknown key")) for key in unknown])
@@ -473,6 +479,7 @@ def record_tour_masks(user, tour_id: int, data: Any) -> Tour:
             tour.updated_by = user.get_username()
             tour.save()
         audit.record_change("update", tour, before, audit.tour_state(tour), user=user)
+        webhooks.result_saved(tournament, tour, had_result=bool(before["masks"]))
     return tour
 
 

@@ -657,3 +657,77 @@ class Appeal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} ({self.filed_at:%Y-%m-%d})"
+
+
+# Webhooks (issue 49): an organizer's subscription of a URL to a tournament's events, and each message sent to it.
+
+
+class WebhookEvent(models.TextChoices):
+    RESULT_SAVED = "result.saved", _("result saved")
+    RESULT_CORRECTED = "result.corrected", _("result corrected")
+    STANDINGS_CHANGED = "standings.changed", _("standings changed")
+    SCHEDULE_CHANGED = "schedule.changed", _("schedule changed")
+    APPEAL_FILED = "appeal.filed", _("appeal filed")
+    APPEAL_DECIDED = "appeal.decided", _("appeal decided")
+    TOURNAMENT_PUBLISHED = "tournament.published", _("tournament published")
+
+
+class WebhookSubscription(models.Model):
+    """A URL that receives the tournament's events it names, signed with its secret (Standard Webhooks)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="webhooks",
+                                   verbose_name=_("tournament"))
+    url = models.CharField(_("URL"), max_length=500)
+    events = models.JSONField(_("events"), default=list)
+    secret = models.CharField(_("signing secret"), max_length=100, editable=False,
+                              help_text=_("Standard Webhooks' whsec_ form: the key, base64."))
+    active = models.BooleanField(_("active"), default=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+", verbose_name=_("created by"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "pk"]
+        verbose_name = _("webhook subscription")
+        verbose_name_plural = _("webhook subscriptions")
+
+    def __str__(self) -> str:
+        return self.url[:200]
+
+
+class DeliveryStatus(models.TextChoices):
+    PENDING = "pending", _("not delivered yet")
+    DELIVERED = "delivered", _("delivered")
+    FAILED = "failed", _("failed")
+
+
+class WebhookDelivery(models.Model):
+    """One message to one subscription: its attempts, until a 2xx answer or 24 hours of retries."""
+
+    subscription = models.ForeignKey(WebhookSubscription, on_delete=models.CASCADE, related_name="deliveries",
+                                     verbose_name=_("subscription"))
+    event = models.CharField(_("event"), max_length=40, choices=WebhookEvent.choices)
+    msg_id = models.CharField(_("message id"), max_length=40, unique=True)
+    payload = models.JSONField(_("payload"))
+    status = models.CharField(_("status"), max_length=10, choices=DeliveryStatus.choices,
+                              default=DeliveryStatus.PENDING)
+    attempts = models.PositiveIntegerField(_("attempts"), default=0)
+    last_response_code = models.PositiveSmallIntegerField(_("last response code"), null=True, blank=True)
+    last_error = models.CharField(_("last error"), max_length=300, blank=True)
+    next_attempt_at = models.DateTimeField(_("next attempt at"), null=True, blank=True)
+    retry_from = models.DateTimeField(_("retried from"),
+                                      help_text=_("The retries run for 24 hours from here: the message's creation, "
+                                                  "or the last time it was sent again by hand."))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    last_attempt_at = models.DateTimeField(_("last attempt at"), null=True, blank=True)
+    delivered_at = models.DateTimeField(_("delivered at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("webhook delivery")
+        verbose_name_plural = _("webhook deliveries")
+        indexes = [models.Index(fields=["status", "next_attempt_at"], name="webhook_delivery_due"),
+                   models.Index(fields=["subscription", "-created_at"], name="webhook_delivery_log")]
+
+    def __str__(self) -> str:
+        return f"{self.event} {self.msg_id}"

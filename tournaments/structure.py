@@ -33,7 +33,7 @@ from accounts.zones import moment_text
 from rulesets.base import Problem
 from rulesets.errors import Invalid, NotAllowed
 from rulesets.interchange import MAX_QUESTIONS
-from tournaments import audit
+from tournaments import audit, webhooks
 from tournaments.changes import mark_changed
 from tournaments.commands import _database_guard
 from tournaments.models import (
@@ -192,6 +192,7 @@ def publish_schedule(user, stage: Stage, now: dt.datetime | None = None) -> Stag
         with audit.muted():
             stage.save(update_fields=["published_at"])
         _record("update", stage, before, audit.snapshot(stage), user)
+        webhooks.schedule_changed(tournament, stage, "published")
     return stage
 
 
@@ -415,6 +416,7 @@ def add_tour(user, stage: Stage, number: Any, *, host: Team | None = None, playe
             tour = Tour.objects.create(stage=stage, number=number, host=host, played_on=played_on,
                                        questions=questions, updated_by=user.get_username())
         _record("create", tour, None, _own_fields(tour), user)
+        webhooks.schedule_changed(tournament, stage, "added", tour=tour.number)
     return tour
 
 
@@ -453,6 +455,7 @@ def update_tour(user, tour: Tour, *, number: Any = _KEEP, host: Any = _KEEP, pla
         with audit.muted():
             tour.save()
         _record("update", tour, before, after, user)
+        webhooks.schedule_changed(tournament, tour.stage, "changed", tour=tour.number)
     return tour
 
 
@@ -468,6 +471,7 @@ def delete_tour(user, tour: Tour) -> None:
             raise refuse("number", _("tour %(number)d is not empty: it holds %(rows)s") % {
                 "number": tour.number, "rows": ", ".join(held)})
         _record("delete", tour, _own_fields(tour), None, user)
+        webhooks.schedule_changed(tournament, tour.stage, "removed", tour=tour.number)
         with audit.muted():
             tour.delete()
 
@@ -499,7 +503,29 @@ def add_game_slot(user, stage: Stage, number: Any, *, group: Group | None = None
                                        group_label=group.name if group else "", scheduled_at=scheduled_at,
                                        status=GameStatus.SCHEDULED, updated_by=user.get_username())
         _record("create", game, None, _own_fields(game), user)
+        webhooks.schedule_changed(tournament, stage, "added", game=game.number)
     return game
+
+
+def delete_game_slot(user, game: Game) -> None:
+    """Delete a scheduled game that nothing was entered for: no result, seats, absences, penalties or appeals
+    (a played game is corrected or replayed by its stage's judges, never deleted)."""
+    tournament = game.stage.tournament
+    require_organizer(user, tournament)
+    with transaction.atomic():
+        _lock(tournament)
+        game = Game.objects.select_for_update(of=("self",)).select_related("stage", "group").get(pk=game.pk)
+        if game.status != GameStatus.SCHEDULED:
+            raise refuse("number", _("game %(number)d has a result: it is corrected, not deleted") % {
+                "number": game.number})
+        held = _dependents(game, (Game,))
+        if held:
+            raise refuse("number", _("game %(number)d is not empty: it holds %(rows)s") % {
+                "number": game.number, "rows": ", ".join(held)})
+        _record("delete", game, _own_fields(game), None, user)
+        webhooks.schedule_changed(tournament, game.stage, "removed", game=game.number)
+        with audit.muted():
+            game.delete()
 
 
 # --- registration ---

@@ -248,7 +248,7 @@ def import_rating_results(user, tournament_slug: str, number: int, data: Any, *,
     tournament = Tournament.objects.filter(slug=tournament_slug).first()
     if tournament is None:
         raise NotFound(_("unknown tournament %(slug)r") % {"slug": tournament_slug})
-    commands.require_result_entry(user, tournament)
+    commands.require_result_entry(user, tournament, SEASON)  # a ChGK season's tours are its one stage's
     result = read_rating_results(tournament, number, data, mapping, skip_unmatched, root=root, host=host,
                                  played_on=played_on)
     if result.problems:

@@ -1,8 +1,8 @@
 """ChGK season setup pages: applications and the admission queue (CHGK-1, CHGK-5), the hosting draw
 (CHGK-7), a tour's questions (CHGK-8, CHGK-9) and the checklists (CHGK-11).
 
-Everybody reads; only the tournament's organizers write
-(``accounts.permissions.can_enter_results``), except that a signed-in player
+Everybody reads; only the tournament's organizers and its committee (the curator) write
+(``accounts.permissions.can_set_up``; a ChGK season has no judges), except that a signed-in player
 applies for a team as its captain, and the organizing committee
 (``services.may_decide``) admits or refuses applications (issue 42). Every page runs a fixed number
 of queries whatever the season's size (``tests/test_chgk_setup.py``).
@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import ActionForm, errors_as_messages
-from accounts.permissions import can_enter_results, can_manage_team, confirmed_player_of
+from accounts.permissions import can_manage_team, can_set_up, confirmed_player_of
 from accounts.zones import zone_caption
 from formats.chgk_tour_points import captains, services
 from formats.chgk_tour_points.forms import (
@@ -74,8 +74,11 @@ def _refused(request: HttpRequest, exc: services.Refused) -> None:
 
 
 def _forbidden(request: HttpRequest) -> HttpResponse:
-    messages.error(request, _("Only the tournament's organizers change the season's setup."))
-    return redirect(request.path)
+    """A refused write: the login page for an anonymous visitor, else the site's refusal page naming the rule."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    return _not_captain(request, _("Only the tournament's organizers and its committee (the curator) change the "
+                                   "season's setup (CHGK-5, CHGK-7..CHGK-11)."))
 
 
 def _limit(raw: str | None) -> int | None:
@@ -94,7 +97,7 @@ def applications_view(request: HttpRequest, slug: str) -> HttpResponse:
     """The queue (CHGK-5) for everybody; a captain's application and its state (CHGK-1, issue 42); the
     organizers record paper applications, admit the queue or one application, refuse one with a reason."""
     tournament = _tournament(slug)
-    organizer = can_enter_results(request.user, tournament)
+    organizer = can_set_up(request.user, tournament)
     if request.method == "POST":
         chosen = ActionForm(request.POST, actions=APPLICATION_ACTIONS, default="apply")
         action = chosen.cleaned_data["action"] if chosen.is_valid() else ""
@@ -214,7 +217,7 @@ def _applications_context(request: HttpRequest, tournament: Tournament, organize
 
 def hosting_view(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(slug)
-    organizer = can_enter_results(request.user, tournament)
+    organizer = can_set_up(request.user, tournament)
     if request.method == "POST":
         if not organizer:
             return _forbidden(request)
@@ -261,7 +264,7 @@ def questions_view(request: HttpRequest, slug: str, number: int) -> HttpResponse
     tour = services.tour_of(tournament, number)
     if tour is None:
         raise Http404("no such tour")
-    organizer = can_enter_results(request.user, tournament)
+    organizer = can_set_up(request.user, tournament)
     rows = None
     status = 200
     if request.method == "POST":
@@ -303,7 +306,7 @@ def questions_view(request: HttpRequest, slug: str, number: int) -> HttpResponse
 
 def checklists_view(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(slug)
-    organizer = can_enter_results(request.user, tournament)
+    organizer = can_set_up(request.user, tournament)
     if request.method == "POST":
         if not organizer:
             return _forbidden(request)

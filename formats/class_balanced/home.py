@@ -9,7 +9,7 @@ from django.db.models import Min
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from accounts.permissions import can_enter_results
+from accounts.permissions import can_publish_schedules
 from formats.class_balanced.rules import RULEBOOK
 from formats.class_balanced.services import publication_due
 from formats.registry import DashboardItem as Item
@@ -28,7 +28,7 @@ def tournament_links(tournament: Any, user: Any) -> list[Link]:
         return links  # the schedules are for signed-in readers: an anonymous reload of the table reads no stage
     return links + [Link(_("Stage schedule: %(stage)s") % {"stage": stage_label(stage.key)},
                          reverse("stage-schedule", args=[tournament.slug, stage.key]), signed_in=True,
-                         allowed=lambda reader: can_enter_results(reader, tournament))  # its view's check
+                         allowed=lambda reader: can_publish_schedules(reader, tournament))  # its view's check
                     for stage in tournament.stages.all()]
 
 

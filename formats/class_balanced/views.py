@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.forms import errors_as_messages
-from accounts.permissions import can_enter_results
+from accounts.permissions import can_publish_schedules
 from formats.class_balanced.forms import ScheduleForm
 from formats.class_balanced.services import (
     ScheduleRefused,
@@ -30,9 +30,9 @@ from tournaments.models import Stage
 @login_required
 def stage_schedule_view(request: HttpRequest, slug: str, stage_key: str) -> HttpResponse:
     stage = get_object_or_404(Stage.objects.select_related("tournament"), tournament__slug=slug, key=stage_key)
-    if not can_enter_results(request.user, stage.tournament):
-        raise PermissionDenied(_("Only the organizers, judges and curator of %(tournament)s set up its stage "
-                                 "schedules (CB-2).") % {"tournament": stage.tournament.name})
+    if not can_publish_schedules(request.user, stage.tournament):  # roles.md: the organizer publishes schedules
+        raise PermissionDenied(_("Only the organizers of %(tournament)s set up and publish its stage schedules "
+                                 "(CB-2).") % {"tournament": stage.tournament.name})
     if request.method == "POST":
         form = ScheduleForm(request.POST)
         if not form.is_valid():

@@ -17,7 +17,7 @@ class RegistrationForm(forms.Form):
     """The registration page: register, invite or withdraw a player (the organizers name one by nick), or set the
     stage's conditions and open registration (GP-2)."""
 
-    action = forms.ChoiceField(choices=_choices("register", "invite", "withdraw", "conditions", "open"),
+    action = forms.ChoiceField(choices=_choices("register", "invite", "withdraw", "conditions", "open", "close"),
                                error_messages=UNKNOWN_ACTION)
     nick = forms.CharField(label=_("Player's nick"), max_length=100, required=False)
     new_invitation = forms.CharField(label=_("New invitation replacing a withdrawn invited player (optional)"),

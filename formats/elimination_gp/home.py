@@ -25,11 +25,10 @@ def tournament_links(tournament: Any, user: Any) -> list[Link]:
     """The series' finalists (GP-16..GP-19), each stage's registration (GP-3..GP-6) and, for the committee, each
     stage's committee decisions (GP-18, issue 17)."""
     links = [Link(_("Finalists"), reverse("gp-finalists", args=[tournament.slug]))]
-    committee = can_record_decisions(user, tournament)
     for stage in tournament.stages.all():
         links.append(Link(_("Registration: %(stage)s") % {"stage": stage_label(stage.key)},
                           reverse("gp-registration", args=[tournament.slug, stage.key])))
-        if committee:
+        if can_record_decisions(user, tournament, stage.key):  # the stage's judges and the curator (its view's)
             links.append(Link(_("Committee: %(stage)s") % {"stage": stage_label(stage.key)}, committee_url(tournament, stage.key),
                               signed_in=True))
     return links

@@ -57,6 +57,7 @@ class StageConditions(models.Model):
     extra_indicator = models.CharField(_("extra indicator (GP-17)"), max_length=30, blank=True,
                                        choices=[(key, key) for key in EXTRA_INDICATORS])
     registration_opened_at = models.DateTimeField(_("registration opened at"), null=True, blank=True)
+    registration_closed_at = models.DateTimeField(_("registration closed at"), null=True, blank=True)
     updated_by = models.CharField(_("updated by"), max_length=150, blank=True)
 
     class Meta:

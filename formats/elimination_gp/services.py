@@ -7,6 +7,7 @@ transaction, and translates their reasons for the pages.
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -115,11 +116,11 @@ def register(stage: Stage, player: Player, *, user, invited: bool = False, repla
     tournament = stage.tournament
     if is_drawn(stage):
         raise Refused(_("The draw has taken place: the stage's roster is closed (GP-6)."))
-    if not registration_open(stage):
+    conditions = StageConditions.objects.filter(stage=stage).first()
+    if conditions is None or conditions.registration_opened_at is None:
         raise Refused(_("Registration is not open yet: the host family first publishes the stage's conditions "
                         "(GP-2)."))
-    deadline = tournament.registration_deadline
-    if check_deadline and deadline is not None and timezone.now() > deadline:
+    if check_deadline and registration_closed(stage, conditions):
         raise Refused(_("Registration is closed; so are invitations (GP-5)."))
     problems = refusals(player, disqualified=_tournament_disqualified(tournament, player),
                         qualified=player.nick in qualified_nicks(tournament))
@@ -161,7 +162,19 @@ def conditions_of(stage: Stage) -> StageConditions:
 
 
 def registration_open(stage: Stage) -> bool:
-    return StageConditions.objects.filter(stage=stage, registration_opened_at__isnull=False).exists()
+    """The stage takes registrations: opened (GP-2) and not closed, by the stage's own close or by the
+    tournament's deadline (GP-5)."""
+    conditions = StageConditions.objects.filter(stage=stage, registration_opened_at__isnull=False).first()
+    return conditions is not None and not registration_closed(stage, conditions)
+
+
+def registration_closed(stage: Stage, conditions: StageConditions, now: dt.datetime | None = None) -> bool:
+    """GP-5: a stage's registration (and with it every invitation) is closed once the organizers closed that
+    stage's registration, or once the tournament's registration deadline has passed."""
+    if conditions.registration_closed_at is not None:
+        return True
+    deadline = stage.tournament.registration_deadline
+    return deadline is not None and (now or timezone.now()) > deadline
 
 
 def save_conditions(stage: Stage, *, user, commission: str, game_times: str, prize_fund: str,
@@ -218,6 +231,29 @@ def open_registration(stage: Stage, *, user) -> StageConditions:
             conditions.save(update_fields=["registration_opened_at"])
             audit.record("open", conditions, None, {"registration_opened_at": audit_value(timezone.now())},
                          user=user)
+        elif conditions.registration_closed_at is not None:
+            if is_drawn(stage):
+                raise Refused(_("The draw has taken place: the stage's roster is closed (GP-6)."))
+            before = {"registration_closed_at": audit_value(conditions.registration_closed_at)}
+            conditions.registration_closed_at = None
+            conditions.save(update_fields=["registration_closed_at"])
+            audit.record("reopen", conditions, before, {"registration_closed_at": None}, user=user)
+    return conditions
+
+
+def close_registration(stage: Stage, *, user) -> StageConditions:
+    """GP-5: the organizers close one stage's registration before the tournament's deadline; its invitations
+    close with it, for everyone. Closing a closed stage changes nothing."""
+    with transaction.atomic():
+        conditions = StageConditions.objects.select_for_update().get_or_create(stage=stage)[0]
+        if conditions.registration_opened_at is None:
+            raise Refused(_("The stage's registration is not open, so it cannot close (GP-2)."))
+        if conditions.registration_closed_at is None:
+            now = timezone.now()
+            conditions.registration_closed_at = now
+            conditions.save(update_fields=["registration_closed_at"])
+            audit.record("close", conditions, {"registration_closed_at": None},
+                         {"registration_closed_at": audit_value(now)}, user=user)
     return conditions
 
 

@@ -12,12 +12,11 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.forms import ActionForm, errors_as_messages
 from accounts.models import Player
-from accounts.permissions import can_enter_results, can_record_decisions, confirmed_player_of
+from accounts.permissions import can_enter_results, can_record_decisions, can_set_up, confirmed_player_of
 from accounts.zones import zone_caption
 from formats.elimination_gp import services
 from formats.elimination_gp.forms import DrawForm, GameDecisionForm, QualifyForm, RegistrationForm, TieBreakForm
@@ -49,6 +48,11 @@ def _stage(tournament: Tournament, stage_key: str) -> Stage:
     return stage
 
 
+def _forbidden(request: HttpRequest, tournament: Tournament, text: str) -> HttpResponse:
+    """The site's refusal page, naming the rule (spec/roles.md)."""
+    return render(request, "accounts/forbidden.html", {"text": text, "tournament": tournament}, status=403)
+
+
 def _player_by_nick(nick: str) -> Player:
     player = Player.objects.filter(nick=nick.strip()).first()
     if player is None:
@@ -62,7 +66,7 @@ def _player_by_nick(nick: str) -> Player:
 def registration_view(request: HttpRequest, slug: str, stage_key: str) -> HttpResponse:
     tournament = _tournament(slug)
     stage = _stage(tournament, stage_key)
-    organizer = can_enter_results(request.user, tournament)
+    organizer = can_enter_results(request.user, tournament, stage.key)
     me = confirmed_player_of(request.user)
     if request.method == "POST":
         if not request.user.is_authenticated:
@@ -104,8 +108,7 @@ def _registration_state(stage: Stage, conditions, played: list[str]) -> str:
         return "drawn"
     if conditions.registration_opened_at is None:
         return "not_open"
-    deadline = stage.tournament.registration_deadline
-    return "closed" if deadline is not None and timezone.now() > deadline else "open"
+    return "closed" if services.registration_closed(stage, conditions) else "open"
 
 
 def _conditions_action(request: HttpRequest, stage: Stage, organizer: bool, data: dict) -> None:
@@ -117,6 +120,9 @@ def _conditions_action(request: HttpRequest, stage: Stage, organizer: bool, data
         if data["action"] == "open":
             services.open_registration(stage, user=request.user)
             messages.success(request, _("Registration is open (GP-2)."))
+        elif data["action"] == "close":
+            services.close_registration(stage, user=request.user)
+            messages.success(request, _("The stage's registration is closed; so are its invitations (GP-5)."))
         else:
             services.save_conditions(stage, user=request.user, commission=data["commission"],
                                      game_times=data["game_times"], prize_fund=data["prize_fund"],
@@ -129,7 +135,7 @@ def _conditions_action(request: HttpRequest, stage: Stage, organizer: bool, data
 def _registration_action(request: HttpRequest, stage: Stage, organizer: bool, me: Player | None,
                          data: dict) -> None:
     action, nick = data["action"], data["nick"]
-    if action in ("conditions", "open"):
+    if action in ("conditions", "open", "close"):
         _conditions_action(request, stage, organizer, data)
         return
     try:
@@ -162,11 +168,13 @@ def _registration_action(request: HttpRequest, stage: Stage, organizer: bool, me
 def draw_view(request: HttpRequest, slug: str, stage_key: str) -> HttpResponse:
     tournament = _tournament(slug)
     stage = _stage(tournament, stage_key)
-    organizer = can_enter_results(request.user, tournament)
+    organizer = can_set_up(request.user, tournament)  # GP-8: the curator (committee) or the organizer
     if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
         if not organizer:
-            messages.error(request, _("Only the stage's organizers run the draw."))
-            return redirect(request.path)
+            return _forbidden(request, tournament, _("Only the committee (the curator) or the organizer runs the "
+                                                     "draw (GP-8)."))
         form = DrawForm(request.POST)
         if not form.is_valid():
             errors_as_messages(request, form)
@@ -297,9 +305,9 @@ def committee_view(request: HttpRequest, slug: str, stage_key: str) -> HttpRespo
     stage = _stage(tournament, stage_key)
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    if not can_record_decisions(request.user, tournament):
-        return render(request, "elimination_gp/committee.html", {
-            "tournament": tournament, "stage": stage, "refused": True}, status=403)
+    if not can_record_decisions(request.user, tournament, stage.key):  # GP-23's commission, GP-18's committee
+        return _forbidden(request, tournament, _("Only the stage's judges (its commission) or the committee (the "
+                                                 "curator) record this stage's decisions (GP-18, GP-23)."))
     players, games = _stage_people(stage)
     details = (StandingsSnapshot.objects.filter(tournament=tournament, stage_key=stage.key).values_list(
         "details__details", flat=True).first() or {})

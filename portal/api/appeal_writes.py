@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 import rulesets
 from accounts.models import Player
-from accounts.permissions import can_decide_appeals
+from accounts.permissions import appeal_refusal, can_decide_appeal
 from appeals.services import AppealNotAllowed, AppealTarget, decide, file_appeal
 from rulesets.base import Problem
 from rulesets.errors import Invalid
@@ -83,10 +83,11 @@ def _own_team(user, tournament: Tournament) -> Team | None:
 
 
 def record_verdict(user, appeal: Appeal, data: Any) -> Appeal:
-    """``POST /api/v1/appeals/ID/verdict/``: only the tournament's appeal jury decides."""
+    """``POST /api/v1/appeals/ID/verdict/``: only the appeal's deciders (``accounts.permissions.can_decide_appeal``:
+    the jury in ChGK, the curator, in CB also the judge of the appeal's stage)."""
     data = as_object(data)
-    if not can_decide_appeals(user, appeal.tournament):  # before the body is read, as decide() would refuse
-        raise AppealNotAllowed(_("Only the tournament's appeal jury decides this appeal."))
+    if not can_decide_appeal(user, appeal):  # before the body is read, as decide() would refuse
+        raise AppealNotAllowed(appeal_refusal(appeal.tournament))
     names = data.get("credited_teams") or []
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise refuse("credited_teams", _("must be a list of team names"))

@@ -171,7 +171,7 @@ class AppealSerializer(serializers.ModelSerializer):
     def get_question_removed(self, obj: Appeal) -> bool:
         return bool(getattr(obj, "question_removed", False))
 
-    @extend_schema_field(serializers.JSONField(allow_null=True))
+    @extend_schema_field({"type": "object", "nullable": True, "additionalProperties": True})
     def get_replacement(self, obj: Appeal) -> dict | None:
         if obj.verdict != Verdict.PARTLY:
             return None
@@ -221,10 +221,6 @@ class AppealSerializer(serializers.ModelSerializer):
         return [team.name for team in obj.credited_teams.all()]
 
 
-def _page(example: dict) -> dict:
-    return {"count": 1, "next": None, "previous": None, "results": [example]}
-
-
 DECISION_EXAMPLE = {"id": 2, "tournament": "cb-spring-2015", "index": 1, "kind": "technical_result",
                     "stage": "stage-2", "game": 7, "code": "FP-4", "outcome": "civilians", "team": None,
                     "player": None, "order": [], "reason": None, "decided_at": "2015-03-12T20:00:00+03:00",
@@ -243,7 +239,7 @@ APPEAL_EXAMPLE = {"id": 3, "tournament": "mubk-spring", "order": 0, "kind": "acc
         description="Decisions of judges, commissions and committees as facts (who, when, on which grounds), "
                     "paginated with `count`. Filters: `tournament` (slug), `stage` (key), `kind`, `team`, `player`, "
                     "`game` (number), `decided_after`/`decided_before`, `published_after`/`published_before`.",
-        examples=[OpenApiExample("A page of decisions", value=_page(DECISION_EXAMPLE), response_only=True)],
+        examples=[OpenApiExample("A page of decisions", value=DECISION_EXAMPLE, response_only=True)],
     ),
     retrieve=extend_schema(
         summary="One decision", description="One decision, with the same fields as in the list.",
@@ -282,7 +278,7 @@ class DecisionViewSet(WellFormedInput, mixins.CreateModelMixin, viewsets.ReadOnl
                     "`question_removed` says the question's removal was upheld (CHGK-21). Filters: `tournament` (slug), `stage` (key), "
                     "`kind`, `status` (`accepted`, `rejected`, `pending`), `tour`, `decision`, `team`, "
                     "`filed_after`/`filed_before`.",
-        examples=[OpenApiExample("A page of appeals", value=_page(APPEAL_EXAMPLE), response_only=True)],
+        examples=[OpenApiExample("A page of appeals", value=APPEAL_EXAMPLE, response_only=True)],
     ),
     retrieve=extend_schema(
         summary="One appeal", description="One appeal, with the same fields (and the same hiding) as in the list.",
@@ -316,7 +312,8 @@ class AppealViewSet(WellFormedInput, mixins.CreateModelMixin, viewsets.ReadOnlyM
                     "72 h (GP-23, FL-19) or 48 h (CB-17); a family league penalty with `penalty` (its id, FL-19); a "
                     "detected violation with `stage`, `game`, `violation` and `player` (FL-15, FL-19). One appeal "
                     "per team, target and kind. A refused appeal is stored nowhere; the refusal names the rule (and "
-                    "the deadline or the earlier appeal).",
+                    "the deadline or the earlier appeal): 403 for a user who may not file (not the captain or a "
+                    "delegate in ChGK, not a participant of the team in Mafia), 400 for the rest.",
         request=OpenApiTypes.OBJECT, responses={201: AppealSerializer},
         examples=[OpenApiExample("A ChGK dual", request_only=True, value={
             "tournament": "mubk-spring", "kind": "accept_answer", "tour": 1, "question": 6,
@@ -334,7 +331,9 @@ class AppealViewSet(WellFormedInput, mixins.CreateModelMixin, viewsets.ReadOnlyM
                     "decision (an interchange decision object) that takes the appealed one's place, or for an "
                     "appeal against a penalty the changed penalty (an interchange penalty object; its stage, game, "
                     "team and player are the appealed one's unless given) (FL-19). An accepted appeal against a "
-                    "penalty annuls it. Only the tournament's appeal jury; the standings recompute.",
+                    "penalty annuls it. Only the appeal's deciders (roles.md): the jury in ChGK (CHGK-18), the "
+                    "curator in FL and GP (FL-19, GP-23), the judge of the appeal's stage or the curator in CB "
+                    "(CB-17); anyone else 403 naming the rule. The standings recompute.",
         request=OpenApiTypes.OBJECT, responses={200: AppealSerializer},
         examples=[OpenApiExample("Upheld", request_only=True, value={
             "verdict": "accepted", "reasons": "the answer is as precise", "credited_teams": ["Vega"]})],

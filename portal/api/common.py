@@ -63,6 +63,13 @@ class ApiPagination(PageNumberPagination):
             parameter["schema"]["minimum"] = 1
         return parameters
 
+    def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        """The envelope, its examples those of a list's only page: an example of a list is that one page."""
+        envelope = super().get_paginated_response_schema(schema)
+        for name, value in (("count", 1), ("next", None), ("previous", None)):
+            envelope["properties"][name]["example"] = value
+        return envelope
+
 
 def refuse_nul_characters(request) -> None:
     """No query parameter may hold a NUL character (no database stores one): 400 naming the parameter."""
@@ -216,6 +223,14 @@ class ErrorsSerializer(serializers.Serializer):
     errors = ErrorSerializer(many=True)
 
 
+class ConflictSerializer(ErrorsSerializer):
+    """409 of a write with an older ``version``: the problem, and the current version, who and when."""
+
+    version = serializers.IntegerField(help_text="the current version (send it to write again)")
+    updated_by = serializers.CharField(allow_null=True, help_text="who made the current version")
+    updated_at = serializers.DateTimeField(allow_null=True, help_text="when (ISO 8601, the tournament's time zone)")
+
+
 class DetailSerializer(serializers.Serializer):
     """403, 404, 405, 406, 415, 429, 503: one message."""
 
@@ -223,6 +238,7 @@ class DetailSerializer(serializers.Serializer):
 
 
 ERRORS_SCHEMA = ErrorsSerializer
+CONFLICT_SCHEMA = ConflictSerializer
 DETAIL_SCHEMA = DetailSerializer
 
 
@@ -232,7 +248,10 @@ def is_organizer(user, tournament) -> bool:
 
 
 class OrganizerWritesOrReadOnly(BasePermission):
-    """Anyone reads; writes need a login, and the object's tournament's organizer role (or staff)."""
+    """Anyone reads; writes need a login, and the role the view names for the object: the view's
+    ``may_write_object(user, obj)`` when it has one (a check that reads the object's stage), else its
+    ``may_write(user, tournament)`` on the object's tournament (default: the organizer role, or staff). A refusal
+    says the view's ``write_refusal`` (a text, or a function of the object) when it has one."""
 
     message = gettext_lazy("Only the tournament's organizers may change its results.")
 
@@ -244,8 +263,16 @@ class OrganizerWritesOrReadOnly(BasePermission):
     def has_object_permission(self, request, view, obj) -> bool:
         if request.method in SAFE_METHODS:
             return True
-        may_write = getattr(view, "may_write", is_organizer)
-        return may_write(request.user, view.tournament_of(obj))
+        may_write_object = getattr(view, "may_write_object", None)
+        if may_write_object is not None:
+            allowed = may_write_object(request.user, obj)
+        else:
+            may_write = getattr(view, "may_write", is_organizer)
+            allowed = may_write(request.user, view.tournament_of(obj))
+        refusal = getattr(view, "write_refusal", None)
+        if not allowed and refusal is not None:
+            self.message = refusal(obj) if callable(refusal) else refusal
+        return allowed
 
 
 def zone_of(tournament) -> zoneinfo.ZoneInfo:

@@ -15,8 +15,8 @@ Django REST framework's own 400s take the documented shape too: malformed
 JSON (``ParseError``) and a refused filter or parameter (``ValidationError``)
 become ``{"errors": [...]}`` with the parameter or field as the path. Every
 other exception (403, 404, 405, 406, 415, 429 ...) is answered as Django REST
-framework answers it, ``{"detail": ...}``, except that a write with no credentials or a refused token
-(unknown, revoked, expired) is 401 with ``WWW-Authenticate: Token`` and a detail saying how to
+framework answers it, ``{"detail": ...}``, except that a write with no credentials (refused by a permission
+class or by a command's own check) or with a refused token (unknown, revoked, expired) is 401 with ``WWW-Authenticate: Token`` and a detail saying how to
 authenticate. Errors are JSON whatever the view
 renders on success (a CSV table, an iCalendar feed).
 
@@ -93,6 +93,9 @@ def exception_handler(exc: Exception, context: dict) -> HttpResponse | None:
         return database_unavailable_answer(context["request"], exc)
     if isinstance(exc, Refused):
         set_rollback()
+        if exc.code == "forbidden" and _anonymous(context):
+            return as_json(Response({"detail": f"{render(exc.message)} {how_to_authenticate()}"}, status=401,
+                                    headers={"WWW-Authenticate": "Token"}))
         return as_json(Response(body_of(exc), status=status_of(exc)))
     if isinstance(exc, ParseError):
         set_rollback()
@@ -104,6 +107,12 @@ def exception_handler(exc: Exception, context: dict) -> HttpResponse | None:
     if isinstance(exc, (NotAuthenticated, AuthenticationFailed)):
         return not_authenticated(exc, context)
     return as_json(drf_exception_handler(exc, context))
+
+
+def _anonymous(context: dict) -> bool:
+    """The request the refusal answers came with no credentials (a refusal raised outside a request is not)."""
+    user = getattr(context.get("request"), "user", None)
+    return user is not None and not user.is_authenticated
 
 
 def how_to_authenticate() -> str:

@@ -29,8 +29,8 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.permissions import can_enter_results
-from formats.chgk_tour_points.rating_import import import_rating_results, read_rating_results
+from accounts.permissions import can_enter_results, result_entry_refusal
+from formats.chgk_tour_points.rating_import import SEASON, import_rating_results, read_rating_results
 from portal import hooks
 from portal.api.common import DETAIL_SCHEMA, ERRORS_SCHEMA, WellFormedInput, dry_run, oversized
 from rulesets.base import Problem
@@ -46,10 +46,12 @@ SLUG = r"[-\w]+"
 DRY_RUN = OpenApiParameter("dry_run", OpenApiTypes.BOOL, description="answer what would be saved; write nothing")
 
 
-def _tournament(request, slug: str) -> Tournament:
+def _tournament(request, slug: str, stage_key: str) -> Tournament:
+    """The tournament, if ``request.user`` may enter the stage's results (its organizers, its curator, the stage's
+    judges: ``accounts.permissions.can_enter_results``)."""
     tournament = get_object_or_404(Tournament, slug=slug)
-    if not can_enter_results(request.user, tournament):
-        raise NotAllowed(_("Only the tournament's organizers, judges and curator may enter its results."))
+    if not can_enter_results(request.user, tournament, stage_key):
+        raise NotAllowed(result_entry_refusal(stage_key))
     return tournament
 
 
@@ -223,7 +225,7 @@ class GameLogImportView(_ImportView):
         too_big = oversized(request)
         if too_big is not None:
             return too_big
-        tournament = _tournament(request, slug)
+        tournament = _tournament(request, slug, stage_key)
         stage = get_object_or_404(Stage, tournament=tournament, key=stage_key)
         number = _number(number, "number")
         data = self._data(request)
@@ -283,7 +285,7 @@ class RatingImportView(_ImportView):
         too_big = oversized(request)
         if too_big is not None:
             return too_big
-        tournament = _tournament(request, slug)
+        tournament = _tournament(request, slug, SEASON)  # a ChGK season's tours are its one stage's
         number = _number(number, "number")
         data = self._data(request)
         raw = _upload(request, "file")

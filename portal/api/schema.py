@@ -20,6 +20,22 @@ For every operation of the schema it
 A response an operation documents itself is left as it is. A text parameter in
 the query or the path is declared without NUL characters (``pattern``): the API
 refuses them (``portal.api.common.WellFormedInput``), since no database stores one.
+
+What the schema's linters and client generators need (``scripts/lint_schema``,
+``tests/test_api_examples.py``, ``tests/test_generated_client.py``):
+
+- a nullable choice (drf-spectacular's ``nullable`` beside ``oneOf:
+  [<Choices>Enum, NullEnum]``, with no ``type``) is given the type of its
+  choices: OpenAPI 3.0 allows ``nullable`` only beside a ``type``;
+- a request body drf-spectacular lists once per parser (``application/json``
+  and a form and a multipart copy of the same schema) is documented as JSON
+  only, what the API's bodies are (a game's nested seats do not go as a form);
+  a multipart body an operation declares with its own schema (a file) stays;
+- a parameter's schema keeps no ``title`` (django-filter's label, in the
+  language of the generation, which a client generator makes a class name of;
+  the ``description`` says the same);
+- a security scheme no operation names is left out (knox's ``knoxApiToken``:
+  the same ``Authorization: Token`` header as ``tokenAuth``).
 """
 
 from __future__ import annotations
@@ -85,11 +101,43 @@ def errors_of(method: str, operation: dict[str, Any]) -> dict[str, dict[str, Any
     return answers
 
 
+def _choice_type(node: dict[str, Any], schemas: dict[str, Any]) -> str | None:
+    """The one type of the choices a typeless schema combines (``oneOf``/``anyOf``/``allOf`` of refs), else None."""
+    types = set()
+    for part in node.get("oneOf", []) + node.get("anyOf", []) + node.get("allOf", []):
+        target = schemas.get(part.get("$ref", "").removeprefix("#/components/schemas/"), part)
+        if target.get("enum") == [None]:
+            continue
+        if "type" not in target and target.get("enum") and all(isinstance(v, str) for v in target["enum"]):
+            types.add("string")  # BlankEnum: [""]
+        else:
+            types.add(target.get("type"))
+    return types.pop() if len(types) == 1 and None not in types else None
+
+
+def type_nullable_choices(node: Any, schemas: dict[str, Any]) -> None:
+    """Give every ``nullable`` schema without a ``type`` the type of its choices, in place (see the docstring)."""
+    if isinstance(node, list):
+        for item in node:
+            type_nullable_choices(item, schemas)
+        return
+    if not isinstance(node, dict):
+        return
+    if node.get("nullable") and "type" not in node and "$ref" not in node:
+        kind = _choice_type(node, schemas)
+        if kind is not None:
+            node["type"] = kind
+    for value in node.values():
+        type_nullable_choices(value, schemas)
+
+
 def document_errors(result: dict[str, Any], generator, request, public) -> dict[str, Any]:
     """The postprocessing hook (see the module's docstring)."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     for name, component in ERROR_COMPONENTS.items():
         schemas.setdefault(name, component)
+    type_nullable_choices(schemas, schemas)
+    type_nullable_choices(result.get("paths", {}), schemas)
     for item in result.get("paths", {}).values():
         for method, operation in item.items():
             if method not in READS + WRITES:
@@ -97,9 +145,14 @@ def document_errors(result: dict[str, Any], generator, request, public) -> dict[
             operation["security"] = OPTIONAL_AUTH if method in READS else REQUIRED_AUTH
             for parameter in operation.get("parameters", []):
                 schema = parameter.get("schema", {})
+                schema.pop("title", None)
                 if parameter.get("in") in ("query", "path") and schema.get("type") == "string" and not (
                         {"enum", "format", "pattern"} & set(schema)):
                     schema["pattern"] = NO_NUL
+            content = operation.get("requestBody", {}).get("content", {})
+            for media in [media for media in content if media != "application/json" and "application/json" in content
+                          and content[media].get("schema") == content["application/json"].get("schema")]:
+                del content[media]
             if "requestBody" in operation and JSON_BODY not in operation.get("description", ""):
                 operation["description"] = operation.get("description", "") + JSON_BODY
             responses = operation.setdefault("responses", {})
@@ -107,4 +160,8 @@ def document_errors(result: dict[str, Any], generator, request, public) -> dict[
                 responses.setdefault(code, answer)
             if "403" in responses:
                 responses.setdefault("401", _answer("401", DETAIL_REF))
+    named = {name for requirement in OPTIONAL_AUTH + REQUIRED_AUTH for name in requirement}
+    schemes = result["components"].get("securitySchemes", {})
+    for name in set(schemes) - named:
+        del schemes[name]
     return result

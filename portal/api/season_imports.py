@@ -231,7 +231,7 @@ class LogBatchImportView(_SeasonImportView):
         if too_big is not None:
             return too_big
         tournament = _tournament(slug)
-        require_result_entry(request.user, tournament)
+        require_result_entry(request.user, tournament, stage_key)
         stage = get_object_or_404(Stage, tournament=tournament, key=stage_key)
         data = body(request)
         files = [LogFile(upload.name, uploaded_text(upload, "logs")) for upload in request.FILES.getlist("logs")]

@@ -40,6 +40,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.views import APIView
@@ -141,6 +142,53 @@ def _enqueue(tournament_id: int) -> None:
         log.exception("recompute of tournament %s failed", tournament_id)
 
 
+class StandingsTeamSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="competition ranking (1, 2, 2, 4); within its group where there are groups")
+    team = serializers.CharField()
+    points = serializers.FloatField(help_text="rounded to 2 decimals")
+    status = serializers.CharField(help_text="active, advanced, eliminated, withdrawn, disqualified or winner")
+    tiebreaks = serializers.DictField(child=serializers.FloatField(), help_text=(
+        "by ruleset: chgk_tour_points `correct_answers`, `rating_sum`; family_league `mafia_points`; "
+        "class_balanced `mafia_wins`, `mafia_draws`, `mafia_wins_13`, `mafia_draws_13`, `maniac_wins`, `points_13`; "
+        "elimination_gp `remaining_players`"))
+    group = serializers.CharField(required=False, help_text="the team's group, in a stage with groups")
+
+
+class StandingsPlayerSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = serializers.CharField()
+    team = serializers.CharField(allow_null=True)
+    points = serializers.FloatField()
+    games = serializers.IntegerField()
+    status = serializers.CharField(help_text="active, eliminated, qualified (for the final) or winner")
+
+
+class StandingsAwardSerializer(serializers.Serializer):
+    place = serializers.IntegerField()
+    team = serializers.CharField(allow_null=True)
+    player = serializers.CharField(allow_null=True)
+    prize = serializers.FloatField()
+    currency = serializers.CharField()
+    items = serializers.ListField(child=serializers.CharField())
+
+
+class StandingsSerializer(serializers.Serializer):
+    """The export document ``tournament-portal/standings/1`` (spec/interchange.md), the same for every format."""
+
+    format = serializers.CharField(help_text="`tournament-portal/standings/1`")
+    tournament = serializers.CharField(help_text="the tournament's slug")
+    ruleset = serializers.CharField()
+    stage = serializers.CharField(help_text="the stage the table stands after")
+    final = serializers.BooleanField(help_text="nothing remains to be played, appealed or decided")
+    teams = StandingsTeamSerializer(many=True)
+    players = StandingsPlayerSerializer(many=True, required=False,
+                                        help_text="where the ruleset ranks or qualifies players")
+    awards = StandingsAwardSerializer(many=True, required=False, help_text="where the ruleset gives prizes")
+    seed = serializers.CharField(allow_null=True, help_text="the public seed of a random draw that ordered the table")
+    best_player = serializers.ListField(child=serializers.CharField(), required=False,
+                                        help_text="class_balanced: the best players' nicks (CB-14)")
+
+
 class StandingsView(WellFormedInput, APIView):
     permission_classes = [AllowAny]
     renderer_classes = [JSONRenderer, CSVRenderer, XLSXRenderer]
@@ -162,7 +210,7 @@ class StandingsView(WellFormedInput, APIView):
             OpenApiParameter("format", str, enum=["json", "csv", "xlsx"], description="the file format"),
         ],
         responses={
-            (200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT, description="the export document"),
+            (200, "application/json"): OpenApiResponse(StandingsSerializer, description="the export document"),
             (200, "text/csv"): OpenApiResponse(OpenApiTypes.BINARY, description="teams, then players"),
             (200, XLSX_TYPE): OpenApiResponse(OpenApiTypes.BINARY, description="sheets of teams and players"),
             304: OpenApiResponse(description="not modified since the ETag sent"),

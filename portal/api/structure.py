@@ -3,8 +3,11 @@ deleted by the tournament's organizers (or staff) through ``tournaments.structur
 
 - ``POST tournaments/SLUG/stages/`` ``{"key", "order"?, "seed"?}``; ``PATCH``/``DELETE
   tournaments/SLUG/stages/KEY/`` (``"publish": true`` publishes the stage's schedule);
+  (``"registration": "open"|"closed"`` opens or closes a Grand Prix stage's registration, GP-2, GP-5);
 - ``POST tournaments/SLUG/tours/`` ``{"number", "stage"?, "host"?, "played_on"?, "questions"?}``; ``PATCH``/``DELETE
-  tournaments/SLUG/tours/NUMBER/``.
+  tournaments/SLUG/tours/NUMBER/``;
+- ``DELETE tournaments/SLUG/stages/KEY/games/NUMBER/``: a scheduled Mafia game slot with nothing entered (slots are
+  created with ``POST games/``).
 
 A body is read strictly (types as the schema says, no unknown keys); a refusal is 400 naming the field, anyone but
 an organizer gets 403 with the rule (``{"detail": ...}``), before the body is read.
@@ -27,13 +30,15 @@ from rest_framework.views import APIView
 from portal.api.common import DETAIL_SCHEMA, ERRORS_SCHEMA, WellFormedInput
 from portal.api.serializers import StageSerializer, TourSerializer
 from portal.api.views import SLUG_PATTERN
+from portal.stage_registration import per_stage as stage_registration
 from rulesets.base import Problem
-from rulesets.errors import Invalid, NotFound
+from rulesets.errors import Invalid, NotFound, Refused
 from tournaments import structure
-from tournaments.models import GroupTeam, Mask, Stage, Team, Tour, Tournament
+from tournaments.models import Game, GroupTeam, Mask, Stage, Team, Tour, Tournament
 
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-STAGE_FIELDS = {"key": str, "order": int, "seed": str, "publish": bool}
+STAGE_FIELDS = {"key": str, "order": int, "seed": str, "publish": bool, "registration": str}
+REGISTRATION_STATES = ("open", "closed")
 TOUR_FIELDS = {"stage": str, "number": int, "host": (str, type(None)), "played_on": (str, type(None)),
                "questions": int}
 
@@ -48,6 +53,12 @@ class StageWriteSerializer(serializers.Serializer):
 
 class StagePatchSerializer(StageWriteSerializer):
     key = serializers.CharField(max_length=40, required=False, help_text="a new key, while the stage is empty")
+    publish = serializers.BooleanField(required=False, help_text="true: publish the stage's schedule now (CB-2)")
+    registration = serializers.ChoiceField(
+        choices=REGISTRATION_STATES, required=False,
+        help_text="a format that registers per stage (Grand Prix): open the stage's registration once its "
+                  "conditions are published (GP-2), or close it before the tournament's deadline, its "
+                  "invitations with it (GP-5)")
 
 
 class TourWriteSerializer(serializers.Serializer):
@@ -134,10 +145,27 @@ class StagesView(WellFormedInput, APIView):
     )
     def post(self, request, slug: str) -> Response:
         tournament = _tournament(slug, request.user)
-        data = _body(request.data, {k: v for k, v in STAGE_FIELDS.items() if k != "publish"}, ("key",))
+        data = _body(request.data, {k: v for k, v in STAGE_FIELDS.items() if k not in ("publish", "registration")},
+                     ("key",))
         stage = structure.add_stage(request.user, tournament, data["key"], order=data.get("order"),
                                     seed=data.get("seed", ""))
         return _stage_answer(stage, status.HTTP_201_CREATED)
+
+
+def _stage_registration(user, stage: Stage, state: str) -> None:
+    """Open or close one stage's registration, for a format that registers per stage (GP-2, GP-5)."""
+    per_stage = stage_registration(stage.tournament.ruleset)
+    if per_stage is None:
+        raise Invalid([Problem("registration", _("%(tournament)s registers per tournament, not per stage") % {
+            "tournament": stage.tournament.name})])
+    if state not in REGISTRATION_STATES:
+        raise Invalid([Problem("registration", _("must be open or closed"))])
+    try:
+        structure.run_stage_act(user, stage, per_stage.open if state == "open" else per_stage.close)
+    except Refused as exc:
+        if exc.code != "invalid":
+            raise
+        raise Invalid([Problem("registration", str(exc))]) from exc
 
 
 class StageView(WellFormedInput, APIView):
@@ -168,6 +196,8 @@ class StageView(WellFormedInput, APIView):
                                            seed=data.get("seed"))
         if data.get("publish"):
             stage = structure.publish_schedule(request.user, stage)
+        if "registration" in data:
+            _stage_registration(request.user, stage, data["registration"])
         return _stage_answer(stage)
 
     @extend_schema(
@@ -272,6 +302,30 @@ class TourView(WellFormedInput, APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+class GameSlotView(WellFormedInput, APIView):
+    permission_classes: list = []
+
+    @extend_schema(
+        operation_id="tournament_game_slots_destroy", summary="Delete a scheduled game slot with nothing entered",
+        description="A Mafia game that is only scheduled: no result, seats, absences, penalties or appeals (a "
+                    "played game is corrected, not deleted). " + RULE,
+        parameters=[OpenApiParameter("number", int, OpenApiParameter.PATH, description="the game's number")],
+        responses={204: None, 400: ERRORS_SCHEMA, 403: DETAIL_SCHEMA, 404: DETAIL_SCHEMA},
+        examples=[OpenApiExample("Played", value={"errors": [{"path": "number", "message": "game 3 has a result: "
+                                                              "it is corrected, not deleted"}]},
+                                 response_only=True, status_codes=["400"])],
+    )
+    def delete(self, request, slug: str, key: str, number: str) -> Response:
+        tournament = _tournament(slug, request.user)
+        game = Game.objects.filter(stage__tournament=tournament, stage__key=key, number=int(number)).select_related(
+            "stage__tournament").first()
+        if game is None:
+            raise NotFound(_("%(tournament)s has no game %(number)s in stage %(key)s.") % {
+                "tournament": tournament.name, "number": number, "key": key})
+        structure.delete_game_slot(request.user, game)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 urlpatterns = [
     re_path(rf"^tournaments/(?P<slug>{SLUG_PATTERN})/stages/$", StagesView.as_view(), name="api-structure-stages"),
     re_path(rf"^tournaments/(?P<slug>{SLUG_PATTERN})/stages/(?P<key>{SLUG_PATTERN})/$", StageView.as_view(),
@@ -279,4 +333,6 @@ urlpatterns = [
     re_path(rf"^tournaments/(?P<slug>{SLUG_PATTERN})/tours/$", ToursView.as_view(), name="api-structure-tours"),
     re_path(rf"^tournaments/(?P<slug>{SLUG_PATTERN})/tours/(?P<number>[0-9]+)/$", TourView.as_view(),
             name="api-structure-tour"),
+    re_path(rf"^tournaments/(?P<slug>{SLUG_PATTERN})/stages/(?P<key>{SLUG_PATTERN})/games/(?P<number>[0-9]{{1,6}})/$",
+            GameSlotView.as_view(), name="api-structure-game-slot"),
 ]

@@ -23,6 +23,7 @@ from django.db.models import Count, Prefetch
 from django.http import HttpResponse, RawPostDataException
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -42,10 +43,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import Family, Player, TournamentRole
-from accounts.permissions import can_enter_results, can_record_decisions
+from accounts.permissions import can_enter_results, can_record_decisions, result_entry_refusal
 from formats import registry
 from portal import hooks
 from portal.api.common import (
+    CONFLICT_SCHEMA,
     DETAIL_SCHEMA,
     ERRORS_SCHEMA,
     ApiPagination,
@@ -113,17 +115,13 @@ TOURNAMENT_EXAMPLE = {
 }
 
 
-def _page(example: dict) -> dict:
-    return {"count": 1, "next": None, "previous": None, "results": [example]}
-
-
 def _read_schema(name: str, example: dict, filters: str):
     return extend_schema_view(
         list=extend_schema(
             summary=f"List {name}",
             description=f"{name.capitalize()}, paginated (`?page=`, `?page_size=` up to 200) with `count`, in a "
                         f"stable order. Filters: {filters}.",
-            examples=[OpenApiExample(f"A page of {name}", value=_page(example), response_only=True)],
+            examples=[OpenApiExample(f"A page of {name}", value=example, response_only=True)],
         ),
         retrieve=extend_schema(
             summary=f"One of the {name}",
@@ -427,7 +425,8 @@ GAME_EXAMPLE = {"id": 7, "tournament": "mt-autumn-2014", "stage": "final", "numb
                 "timezone": "Europe/Moscow", "scheduled_at": "2014-09-08T19:00:00+04:00", "status": "played",
                 "outcome": "mafia", "omon": False, "game_days": 4, "link": "https://mafia.example/log/123",
                 "absent_teams": [], "no_show_eliminated": {}, "seats": [SEAT_EXAMPLE], "version": 3,
-                "updated_at": "2014-09-08T22:10:00+04:00", "updated_by": "organizer"}
+                "result_recorded_at": "2014-09-08T22:10:00+04:00", "updated_at": "2014-09-08T22:10:00+04:00",
+                "updated_by": "organizer"}
 GAME_WRITE_EXAMPLE = {"tournament": "mt-autumn-2014", "stage": "final", "number": 12, "group": "1", "round": 6,
                       "scheduled_at": "2014-09-08T19:00:00+04:00", "status": "played", "outcome": "mafia",
                       "game_days": 4, "seats": [{k: v for k, v in SEAT_EXAMPLE.items() if k != "order"}]}
@@ -445,7 +444,7 @@ CONFLICT_EXAMPLE = {"errors": [{"path": "version",
         description="A new game of a stage, in the interchange format's game object plus `tournament` (slug) and "
                     "`stage` (key). The game is judged by the interchange rules and the ruleset's validation on "
                     "the tournament's facts with the game in place; a refusal names the path (`seats[2].team`). "
-                    "Organizers of the tournament (or staff) only.",
+                    "The tournament's organizers, its curator and the judges of the stage (or staff) only.",
         request=GameWriteSerializer,
         responses={201: GameSerializer, 400: ERRORS_SCHEMA, 403: DETAIL_SCHEMA},
         examples=[OpenApiExample("A played game", value=GAME_WRITE_EXAMPLE, request_only=True),
@@ -455,9 +454,10 @@ CONFLICT_EXAMPLE = {"errors": [{"path": "version",
         summary="Change a game and its seats",
         description="The game's whole new state with the `version` read. A write carrying an older version is "
                     "refused with 409 \"changed by X at T, reload\"; a successful write bumps `version`. The seats "
-                    "sent replace the game's seats. Organizers of the tournament (or staff) only.",
+                    "sent replace the game's seats. The tournament's organizers, its curator and the judges of the "
+                    "game's stage (or staff) only.",
         request=GameWriteSerializer,
-        responses={200: GameSerializer, 400: ERRORS_SCHEMA, 403: DETAIL_SCHEMA, 409: ERRORS_SCHEMA},
+        responses={200: GameSerializer, 400: ERRORS_SCHEMA, 403: DETAIL_SCHEMA, 409: CONFLICT_SCHEMA},
         examples=[OpenApiExample("A corrected result", value={**GAME_WRITE_EXAMPLE, "version": 3},
                                  request_only=True),
                   OpenApiExample("Changed meanwhile", value=CONFLICT_EXAMPLE, response_only=True,
@@ -469,7 +469,9 @@ class GameViewSet(WellFormedInput, mixins.CreateModelMixin, mixins.UpdateModelMi
     filterset_class = GameFilter
     pagination_class = ApiPagination
     permission_classes = [OrganizerWritesOrReadOnly]
-    may_write = staticmethod(can_enter_results)  # organizers, judges and the curator enter results
+    may_write_object = staticmethod(lambda user, game: can_enter_results(  # the organizers, the curator and the
+        user, game.stage.tournament, game.stage.key))  # judges of the game's stage enter its result
+    write_refusal = staticmethod(lambda game: result_entry_refusal(game.stage.key))
     http_method_names = ["get", "post", "put", "head", "options"]
     queryset = Game.objects.select_related("stage__tournament").prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player", "team").order_by("order", "id")),
@@ -583,7 +585,9 @@ class TourViewSet(WellFormedInput, viewsets.ReadOnlyModelViewSet):
     filterset_class = TourFilter
     pagination_class = ApiPagination
     permission_classes = [OrganizerWritesOrReadOnly]
-    may_write = staticmethod(can_enter_results)  # organizers, judges and the curator enter results
+    may_write_object = staticmethod(lambda user, tour: can_enter_results(  # the organizers, the curator and the
+        user, tour.stage.tournament, tour.stage.key))  # judges of the tour's stage enter its answers
+    write_refusal = staticmethod(lambda tour: result_entry_refusal(tour.stage.key))
     queryset = Tour.objects.select_related("stage__tournament", "host").prefetch_related(
         Prefetch("masks", queryset=Mask.objects.select_related("team").order_by("order", "id")),
         Prefetch("absent", queryset=Team.objects.order_by("name", "id")),
@@ -598,9 +602,10 @@ class TourViewSet(WellFormedInput, viewsets.ReadOnlyModelViewSet):
         description="All masks of the tour (`team: mask`, one of `1 0 X ?` per question) with the tour's "
                     "`version` read; teams left out lose their mask. A bad mask is refused with the team and the "
                     "question named (400); an older version with 409 \"changed by X at T, reload\"; a successful "
-                    "write bumps `version`. Organizers of the tournament (or staff) only.",
+                    "write bumps `version`. The tournament's organizers, its curator and the judges of the tour's "
+                    "stage (or staff) only.",
         request=MasksWriteSerializer,
-        responses={200: TourSerializer, 400: ERRORS_SCHEMA, 403: DETAIL_SCHEMA, 409: ERRORS_SCHEMA},
+        responses={200: TourSerializer, 400: ERRORS_SCHEMA, 403: DETAIL_SCHEMA, 409: CONFLICT_SCHEMA},
         examples=[
             OpenApiExample("Masks", value={"masks": {"Felidae": "10110000", "Rotor": "0?000X00"}, "version": 2},
                            request_only=True),
@@ -628,7 +633,8 @@ PENALTY_EXAMPLE = {"id": 1, "tournament": "mt-autumn-2014", "stage": "final", "g
         summary="Record a penalty",
         description="A judge's fair-play ruling (FL-18): the interchange format's penalty object plus `tournament` "
                     "(slug). `points` are positive and deducted. Violations the portal detects itself (FL-15) are "
-                    "refused. Organizers of the tournament (or staff) only.",
+                    "refused. The judges of the penalty's stage and the curator (or staff) only, not the organizers "
+                    "as such (FL-0, CB-15, CB-16).",
         request=PenaltyWriteSerializer,
         responses={201: PenaltySerializer, 400: ERRORS_SCHEMA, 403: DETAIL_SCHEMA},
         examples=[OpenApiExample("A penalty", request_only=True, value={
@@ -638,11 +644,12 @@ PENALTY_EXAMPLE = {"id": 1, "tournament": "mt-autumn-2014", "stage": "final", "g
     ),
     destroy=extend_schema(
         summary="Withdraw a penalty",
-        description="Deletes the penalty; the standings are recomputed. Organizers of the tournament (or staff) "
-                    "only.",
+        description="Deletes the penalty; the standings are recomputed. The judges of the penalty's stage and the "
+                    "curator (or staff) only (FL-0, CB-15, CB-16).",
         responses={204: None, 403: DETAIL_SCHEMA, 404: DETAIL_SCHEMA},
-        examples=[OpenApiExample("Not yours", value={"detail": "Only the tournament's organizers may change its "
-                                                               "results."}, response_only=True,
+        examples=[OpenApiExample("Not yours", value={"detail": "Only the stage's judges or the curator may record, "
+                                                               "change or withdraw a penalty (FL-0, CB-15, "
+                                                               "CB-16)."}, response_only=True,
                                  status_codes=["403"])],
     ),
 )
@@ -651,7 +658,10 @@ class PenaltyViewSet(WellFormedInput, mixins.CreateModelMixin, mixins.DestroyMod
     filterset_class = PenaltyFilter
     pagination_class = ApiPagination
     permission_classes = [OrganizerWritesOrReadOnly]
-    may_write = staticmethod(can_record_decisions)  # judges and the curator rule on fair play (FL-0, FL-18)
+    may_write_object = staticmethod(lambda user, penalty: can_record_decisions(  # the judges of the penalty's
+        user, penalty.tournament, penalty.stage.key if penalty.stage_id else None))  # stage and the curator (FL-0)
+    write_refusal = gettext_lazy("Only the stage's judges or the curator may record, change or withdraw a penalty "
+                                 "(FL-0, CB-15, CB-16).")
     queryset = Penalty.objects.select_related("tournament", "stage", "game", "team", "player").order_by(
         "tournament_id", "order", "id")
 

@@ -43,6 +43,7 @@ def dashboard_view(request: HttpRequest, slug: str) -> HttpResponse:
 
 SETUP_PAGES = ((gettext_lazy("Stages, groups, tours and games"), "tournament-structure"),
                (gettext_lazy("Roles"), "tournament-roles"),
+               (gettext_lazy("Webhooks"), "tournament-webhooks"),
                (gettext_lazy("Rules the tables are computed under"), "tournament-rules"))
 
 

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 import rulesets
 from accounts.models import Player
-from accounts.permissions import can_enter_results
+from accounts.permissions import can_enter_results, enters_some_results, result_entry_refusal
 from accounts.zones import zones_caption
 from formats import registry
 from portal import hooks
@@ -53,10 +53,17 @@ PATH_INDEX = re.compile(r"^seats\[(\d+)\](?:\.(\w+))?")
 
 
 def _tournament_for_entry(request: HttpRequest, slug: str) -> Tournament:
+    """The tournament, if the user enters the results of some stage of it (the stage is ``_require_stage``'s)."""
     tournament = get_object_or_404(Tournament, slug=slug)
-    if not can_enter_results(request.user, tournament):
-        raise PermissionDenied(_("Only the tournament's organizers, judges and curator may enter its results."))
+    if not enters_some_results(request.user, tournament):
+        raise PermissionDenied(result_entry_refusal())
     return tournament
+
+
+def _require_stage(request: HttpRequest, tournament: Tournament, stage: Stage) -> None:
+    """A stage's results are its judges', the curator's and the organizers' (``can_enter_results``)."""
+    if not can_enter_results(request.user, tournament, stage.key):
+        raise PermissionDenied(result_entry_refusal(stage.key))
 
 
 def _stage_teams(tournament: Tournament, stage: Stage) -> list[Team]:
@@ -122,6 +129,7 @@ def tour_entry_view(request: HttpRequest, slug: str, number: int) -> HttpRespons
         "stage__order").first()
     if tour is None:
         raise Http404("no such tour")
+    _require_stage(request, tournament, tour.stage)
     teams = [t for t in _stage_teams(tournament, tour.stage) if t.pk != tour.host_id]
     stored = dict(Mask.objects.filter(tour=tour).values_list("team_id", "mask"))
     listed_absent = set(tour.absent.values_list("pk", flat=True))
@@ -293,6 +301,7 @@ def game_entry_view(request: HttpRequest, slug: str, stage_key: str, number: int
     if rulesets.get(tournament.ruleset).rounds != "games":
         raise Http404("this tournament plays tours, not games")
     stage = get_object_or_404(Stage, tournament=tournament, key=stage_key)
+    _require_stage(request, tournament, stage)
     game = None
     if number is not None:
         game = get_object_or_404(Game.objects.select_related("stage"), stage=stage, number=number)

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 import rulesets
 from accounts.models import Role
-from accounts.permissions import can_enter_results, has_role
+from accounts.permissions import can_enter_results, enters_some_results, has_role, result_entry_refusal, result_stages
 from formats.registry import Link
 from portal import hooks
 from portal.forms import LogBatchForm, PenaltyFileForm, RosterFileForm
@@ -42,7 +42,7 @@ def import_links(tournament: Tournament, user) -> list[Link]:
                   allowed=lambda reader: has_role(reader, tournament, Role.ORGANIZER))]
     if rulesets.get(tournament.ruleset).rounds == "games":
         links.append(Link(_("Import game logs in a batch"), reverse("import-game-logs", args=[tournament.slug]),
-                          allowed=lambda reader: can_enter_results(reader, tournament)))
+                          allowed=lambda reader: enters_some_results(reader, tournament)))
         links.append(Link(_("Import penalties from a file"), reverse("import-penalties", args=[tournament.slug]),
                           allowed=lambda reader: has_role(reader, tournament, Role.JUDGE, Role.CURATOR)))
     return [link for link in links if link.shown_to(user)]
@@ -178,17 +178,23 @@ def _batch_files(form: LogBatchForm) -> tuple[list[LogFile], list[Problem]]:
 def game_logs_view(request: HttpRequest, slug: str) -> HttpResponse:
     """``/t/<slug>/import/games/``: many game logs into a stage, placed by a stage list (issue 38.2)."""
     tournament = get_object_or_404(Tournament, slug=slug)
-    if not can_enter_results(request.user, tournament):
-        return _forbidden(request, _("Only the tournament's organizers, judges and curator may enter its results."))
+    if not enters_some_results(request.user, tournament):
+        return _forbidden(request, result_entry_refusal())
     if rulesets.get(tournament.ruleset).rounds != "games":
         raise Http404("this tournament plays tours, not games")
-    stages = list(Stage.objects.filter(tournament=tournament).order_by("order", "pk"))
+    form = LogBatchForm(request.POST, request.FILES) if request.method == "POST" else None
+    if form is not None:  # the stage's results: its judges', the curator's, the organizers' (roles.md)
+        chosen = form["stage"].value() or None
+        if not can_enter_results(request.user, tournament, chosen):
+            return _forbidden(request, result_entry_refusal(chosen))
+    # the stages whose results the user enters (a judge's role may name some)
+    stages = result_stages(request.user, tournament, Stage.objects.filter(tournament=tournament).order_by(
+        "order", "pk"))
     fields: dict[str, Any] = {"stage": stages[0].key if stages else "", "stage_list": "", "lines": ""}
     context: dict[str, Any] = {"tournament": tournament, "stages": stages, "fields": fields, "batch": None,
                                "carried": [], "problems": [], "done": False}
     status = 200
-    if request.method == "POST":
-        form = LogBatchForm(request.POST, request.FILES)
+    if form is not None:
         stage_list, _name, problems = _file_or_text(form, "stage_list_file", "stage_list", required=False)
         files: list[LogFile] = []
         if not problems:

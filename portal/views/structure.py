@@ -5,14 +5,12 @@ the commands of ``tournaments.structure``; a refusal is shown above the forms wi
 status of its kind (``portal.api.errors.STATUS``). Those who see the dashboard see the page; only the organizers
 (and staff) write, anyone else gets the refusal page (403) and nothing changes.
 
-A format's own per-stage act is looked up by the tournament's ruleset (``STAGE_REGISTRATION``): the Grand Prix
-opens registration per stage once its conditions are published (GP-2, ``formats.elimination_gp.services``).
+A format's own per-stage act is looked up by the tournament's ruleset (``portal.stage_registration``): the Grand
+Prix opens registration per stage once its conditions are published (GP-2) and closes it stage by stage (GP-5).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -31,30 +29,13 @@ from accounts.forms import ActionForm, form_problems
 from accounts.models import Role
 from accounts.permissions import can_see_dashboard, has_role
 from accounts.zones import zone_caption
-from formats.elimination_gp import services as gp_services
 from portal import forms_structure as sf
 from portal.api.errors import status_of
-from rulesets import elimination_gp
+from portal.stage_registration import per_stage as stage_registration
 from rulesets.errors import NotAllowed, Refused
 from tournaments import structure
 from tournaments.messages import render as message_text
 from tournaments.models import Game, Group, GroupTeam, Stage, Team, Tour, Tournament
-
-
-@dataclass(frozen=True)
-class StageRegistration:
-    """A format whose registration is per stage: how it opens, whether it is open, its page (``url_name``)."""
-
-    open: Callable[..., Any]
-    is_open: Callable[[Stage], bool]
-    url_name: str
-    rule: str
-
-
-STAGE_REGISTRATION: dict[str, StageRegistration] = {
-    elimination_gp.KEY: StageRegistration(open=gp_services.open_registration, is_open=gp_services.registration_open,
-                                          url_name="gp-registration", rule="GP-2"),
-}
 
 LABELS = {
     "key": gettext_lazy("stage key"), "order": gettext_lazy("order"), "seed": gettext_lazy("public draw seed"),
@@ -122,7 +103,7 @@ def _act(request: HttpRequest, tournament: Tournament, stages: list[Stage], team
         data = _read(sf.StageForm(request.POST, keys=ruleset.stage_keys))
         stage = structure.add_stage(user, tournament, data["key"], order=data["order"], seed=data["seed"])
         return _("Stage %(key)s is added.") % {"key": stage.key}
-    if action in ("edit_stage", "publish", "delete_stage", "open_stage_registration"):
+    if action in ("edit_stage", "publish", "delete_stage", "open_stage_registration", "close_stage_registration"):
         stage = _picked(stages, _read(sf.StageRefForm(request.POST, stages=stages))["stage"])
         stage.tournament = tournament
         if action == "edit_stage":
@@ -135,10 +116,14 @@ def _act(request: HttpRequest, tournament: Tournament, stages: list[Stage], team
         if action == "delete_stage":
             structure.delete_stage(user, stage)
             return _("Stage %(key)s is deleted.") % {"key": stage.key}
-        per_stage = STAGE_REGISTRATION.get(tournament.ruleset)
+        per_stage = stage_registration(tournament.ruleset)
         if per_stage is None:
             raise Refusal([_("Registration of %(tournament)s is per tournament, not per stage.")
                            % {"tournament": tournament.name}])
+        if action == "close_stage_registration":
+            structure.run_stage_act(user, stage, per_stage.close)
+            return _("Registration for stage %(key)s is closed, and so are its invitations (%(rule)s).") % {
+                "key": stage.key, "rule": per_stage.rule}
         structure.run_stage_act(user, stage, per_stage.open)
         return _("Registration for stage %(key)s is open (%(rule)s).") % {"key": stage.key, "rule": per_stage.rule}
     if action == "add_group":
@@ -167,6 +152,13 @@ def _act(request: HttpRequest, tournament: Tournament, stages: list[Stage], team
         return _("%(team)s is in group %(name)s.") % {"team": team.name, "name": group.name}
     if action in ("add_tour", "edit_tour"):
         return _tour_act(request, tournament, stages, teams, action)
+    if action == "delete_game":
+        games = [game for s in stages for game in s.games.all()]
+        game = _picked(games, _read(sf.GameRefForm(request.POST, games=games))["game"])
+        game.stage = _picked(stages, game.stage_id)
+        game.stage.tournament = tournament
+        structure.delete_game_slot(user, game)
+        return _("Game %(number)s of stage %(key)s is deleted.") % {"number": game.number, "key": game.stage.key}
     if action == "add_game":
         data = _read(sf.GameSlotForm(request.POST, stages=stages, groups=groups, zone=tournament.timezone))
         stage = _picked(stages, data["stage"])
@@ -210,7 +202,7 @@ def _tour_act(request: HttpRequest, tournament: Tournament, stages: list[Stage],
 def _page(request: HttpRequest, tournament: Tournament, stages: list[Stage], teams: list[Team],
           problems: list[str], status: int = 200) -> HttpResponse:
     ruleset = rulesets.get(tournament.ruleset)
-    per_stage = STAGE_REGISTRATION.get(tournament.ruleset)
+    per_stage = stage_registration(tournament.ruleset)
     rows = []
     for stage in stages:
         games = list(stage.games.all())

@@ -157,7 +157,7 @@ def import_game_log(user, tournament_slug: str, stage_key: str, number: int, tex
     tournament = Tournament.objects.filter(slug=tournament_slug).first()
     if tournament is None:
         raise NotFound(_("unknown tournament %(slug)r") % {"slug": tournament_slug})
-    commands.require_result_entry(user, tournament)
+    commands.require_result_entry(user, tournament, stage_key)
     stage = Stage.objects.filter(tournament=tournament, key=stage_key).first()
     if stage is None:
         raise Invalid(Problem("stage", _("tournament %(slug)s has no stage %(key)r") % {

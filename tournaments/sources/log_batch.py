@@ -267,7 +267,7 @@ def import_log_batch(user, tournament: Tournament, stage: Stage, files: Sequence
     """Save every log that can be saved (see the module); the report says which were saved and why the others
     were refused. ``Invalid`` when the batch itself is refused (no logs, an unreadable stage list): then nothing
     is written. ``teams``: nick -> team for the nicks no roster of the stage holds; they join that roster."""
-    commands.require_result_entry(user, tournament)
+    commands.require_result_entry(user, tournament, stage.key)
     batch, ready = _prepare(tournament, stage, files, stage_list, lines, teams)
     if batch.problems:
         raise Invalid(batch.problems)

@@ -244,7 +244,9 @@ def test_gp8_draw_refused_for_a_non_organizer_and_once_the_stage_has_games(clien
     stage = stage_of(series)
     fill(stage, 54)
     client.force_login(user_playing_as("Curious"))
-    assert errors(client.post(url(series, "draw"), {"seed": "x"}, follow=True))
+    refused = client.post(url(series, "draw"), {"seed": "x"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert refused.status_code == 403 and 'class="refusal"' in refused.content.decode()  # roles.md: styled refusal
+    assert "GP-8" in refused.content.decode()
     assert not Team.objects.filter(stage=stage).exists()
     client.force_login(organizer_of(series))
     client.post(url(series, "draw"), {"seed": "first"})
