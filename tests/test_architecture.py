@@ -231,3 +231,22 @@ def test_every_import_of_the_benchmarks_resolves(path):
                 if not hasattr(module, alias.name) and f"{node.module}.{alias.name}" not in MODULES:
                     missing.append(f"{node.module}.{alias.name}")
     assert missing == []
+
+
+SIZED_PACKAGES = ("interchange", "class_balanced")  # issue 47, item 4: split by concern, one module a stage
+MAX_MODULE_LINES = 600
+MAX_FUNCTION_LINES = 60
+
+
+@pytest.mark.parametrize("path", sorted(p for package in SIZED_PACKAGES for p in (RULESETS / package).rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(RULESETS)))
+def test_modules_and_functions_stay_small(path):
+    """Every module of rulesets/interchange/ and rulesets/class_balanced/ holds at most 600 lines, and every
+    function (method and nested function included) at most 60."""
+    text = path.read_text(encoding="utf-8")
+    lines = len(text.splitlines())
+    assert lines <= MAX_MODULE_LINES, f"{lines} lines"
+    long = [f"{node.name}:{node.lineno} ({node.end_lineno - node.lineno + 1} lines)"
+            for node in ast.walk(ast.parse(text)) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES]
+    assert long == []

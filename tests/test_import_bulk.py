@@ -267,7 +267,7 @@ def _both_readings(seats: list, game_days: int | None) -> tuple:
     quick = interchange.Reader()
     game = interchange.parse_game(quick, raw, "g")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(interchange, "_plain_seat", lambda seat, days, names: None)
+        patch.setattr(interchange.games, "_plain_seat", lambda seat, days, names: None)
         full = interchange.Reader()
         return (game, quick.problems), (interchange.parse_game(full, raw, "g"), full.problems)
 

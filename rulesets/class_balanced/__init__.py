@@ -1,7 +1,7 @@
 """Ruleset ``class_balanced``: three class-balanced Mafia stages (CB-1..CB-17, FP-1..FP-12).
 
-The standings and the protocol functions are in ``standings``; the settings
-in ``settings``; classes and seat points in ``points``; the table generators
+The standings are in ``standings`` (which also hands on the protocol functions): the stages' course and the
+balance table in ``course``, the validation in ``validation``; the settings in ``settings``; classes and seat points in ``points``; the table generators
 in ``schedule``; the fair-play catalogue in ``fair_play``.
 """
 

@@ -87,7 +87,7 @@ def test_a_league_of_clean_seats_is_checked_without_the_whole_document_walk(monk
     def whole(_document):
         raise AssertionError("the whole-document check ran")
 
-    monkeypatch.setattr(interchange, "text_problems", whole)
+    monkeypatch.setattr(interchange.document, "text_problems", whole)
     facts = parse_document(document)
     assert sum(len(g.seats) for s in facts.stages for g in s.games) == sum(
         len(g["seats"]) for s in document["stages"] for g in s["games"])
@@ -99,7 +99,7 @@ def test_a_seat_read_value_by_value_makes_the_whole_check_run(monkeypatch):
     document = example("family_league")
     document["stages"][0]["games"][0]["seats"][0]["note"] = "x"
     ran = []
-    monkeypatch.setattr(interchange, "text_problems", lambda d: ran.append(d) or [])
+    monkeypatch.setattr(interchange.document, "text_problems", lambda d: ran.append(d) or [])
     with pytest.raises(RulesetError):
         parse_document(document)
     assert ran

@@ -122,9 +122,11 @@ def test_a_huge_number_is_the_number_a_message_itself_and_a_bad_key_is_one_sente
 
 
 def test_every_message_of_the_module_is_spelled_with_a_literal_template():
-    """``makemessages`` collects only ``_("literal", ...)``: no f-string, variable or concatenation."""
-    tree = ast.parse(Path(interchange.__file__).read_text(encoding="utf-8"))
-    calls = [node for node in ast.walk(tree)
+    """``makemessages`` collects only ``_("literal", ...)``: no f-string, variable or concatenation (in every
+    module of the package)."""
+    trees = [ast.parse(path.read_text(encoding="utf-8"))
+             for path in sorted(Path(interchange.__file__).parent.glob("*.py"))]
+    calls = [node for tree in trees for node in ast.walk(tree)
              if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_"]
     assert len(calls) > 80
     for call in calls:
@@ -134,6 +136,6 @@ def test_every_message_of_the_module_is_spelled_with_a_literal_template():
         names = {keyword.arg for keyword in call.keywords}
         template % {name: "x" for name in names}  # every placeholder has its parameter ...
         assert all(f"%({name})s" in template for name in names), template  # ... and every parameter its place
-    sentences = [ast.unparse(node) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr)
+    sentences = [ast.unparse(node) for tree in trees for node in ast.walk(tree) if isinstance(node, ast.JoinedStr)
                  and any(isinstance(part, ast.Constant) and " " in part.value for part in node.values)]
     assert sentences == []  # f-strings are left for paths (``f"{path}.games[{i}]"``) only
