@@ -88,5 +88,6 @@ urlpatterns = [
     path("", include("portal.api.setup")),  # issue 42: POST tournaments/new/ creates a tournament
     path("", include("portal.api.roles")),  # issue 42.1: a tournament's roles, granted and revoked
     path("", include("portal.api.webhooks")),  # issue 49: a tournament's webhooks and their delivery log
+    path("", include("portal.api.careers")),  # issue 38.5: players/ID/career/, players/rankings/ (before the router)
     path("", include(router.urls)),
 ]

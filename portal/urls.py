@@ -24,6 +24,7 @@ from portal.views import (
 urlpatterns = [
     path("", tournament.home_view, name="home"),
     path("players/<int:pk>/", people.player_view, name="player"),
+    path("", include("portal.urls_careers")),  # issue 38.5: /players/rankings/, the site-wide ranking by role
     path("t/<slug:slug>/", tournament.tournament_view, name="tournament"),
     path("t/<slug:slug>/schedule/", tournament.schedule_view, name="schedule"),
     path("t/<slug:slug>/rules/", rulebook.rulebook_view, name="tournament-rulebook"),

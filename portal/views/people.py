@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import Any
 
-from django.db import connection
-from django.db.models import Exists, F, Func, JSONField, OuterRef, Q, Value
-from django.db.models.fields.json import KeyTransform
-from django.db.models.functions import JSONObject
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -17,8 +13,8 @@ from django.utils.translation import gettext as _
 
 import rulesets
 from accounts.models import Player
+from portal import careers
 from portal.labels import (
-    ITEMS,
     PENALTY_KINDS,
     SIDES,
     TEAM_STATUSES,
@@ -34,7 +30,7 @@ from portal.views.standings import place_labels, snapshot_status
 from rulesets.facts import SIDE_OF_ROLE
 from scoring.models import StandingsSnapshot
 from tournaments.messages import render as message_text
-from tournaments.models import GameStatus, Outcome, Penalty, RoleChoice, RosterEntry, Seat, Team, Tournament
+from tournaments.models import GameStatus, Outcome, Penalty, RoleChoice, Seat, Team, Tournament
 
 ROUNDS_TABLE_LIMIT = 60
 TOURNAMENTS_PAGE = 20  # the player page lists this many tournaments at a time, newest first
@@ -140,110 +136,6 @@ def team_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     })
 
 
-def _player_elements(column: str, path: tuple[str, ...], nick: str) -> Any:
-    """The JSON array at ``path`` of ``column``, on PostgreSQL only its elements whose ``player`` is ``nick``.
-
-    A snapshot's export and details hold every player of the tournament; the player's page needs one row of
-    each, so PostgreSQL filters them (``jsonb_path_query_array``) and the rows stay small at any size. Other
-    databases read the array at ``path`` (never the whole document); the page filters either way.
-    """
-    if connection.vendor != "postgresql":
-        return _json_at(column, path)
-    jsonpath = "$." + ".".join(path) + "[*] ? (@.player == $nick)"
-    return Func(F(column), Func(Value(jsonpath), template="(%(expressions)s)::jsonpath"),
-                JSONObject(nick=Value(nick)), function="jsonb_path_query_array", output_field=JSONField())
-
-
-def _json_at(column: str, path: tuple[str, ...]) -> Any:
-    """``column__path`` as a JSON value (Django's key transforms: ``->`` on PostgreSQL, ``json_extract``)."""
-    expression: Any = F(column)
-    for key in path:
-        expression = KeyTransform(key, expression)
-    return expression
-
-
-class PlayerSnapshot(NamedTuple):
-    """What the player's page reads of one snapshot."""
-
-    stage_key: str
-    rows: list[dict[str, Any]]  # the export's ``players`` (on PostgreSQL only the player's rows)
-    lists_players: bool  # the export has a table of players (else the page shows ``details.details.players``)
-    awards: list[dict[str, Any]]
-    figures: Any  # ``details.details.players`` (on PostgreSQL only the player's)
-    cups: Any  # ``details.details.cups`` (on PostgreSQL only the player's; FL-20)
-
-
-def _player_snapshots(tournament_ids: list[int], nick: str) -> dict[int, list[PlayerSnapshot]]:
-    """Per tournament: what the page reads of each stage's snapshot, or of the latest where there is none.
-
-    Only what the player's page reads: the export's rows of the player (``players``, and whether it lists
-    players at all), its ``awards``, and the player's rows of ``details.details.players`` and ``.cups``.
-    The latest snapshot of a tournament with stage snapshots is left out (it repeats the last stage).
-    """
-    by_tournament: dict[int, list] = {}
-    if not tournament_ids:
-        return by_tournament
-    staged = StandingsSnapshot.objects.filter(tournament_id__in=tournament_ids, tournament_id=OuterRef("tournament_id")
-                                              ).exclude(stage_key="")  # the ids bound PostgreSQL's hashed subplan
-    rows = StandingsSnapshot.objects.filter(tournament_id__in=tournament_ids).exclude(
-        Q(stage_key="") & Exists(staged)).values_list(
-        "tournament_id", "stage_key", _player_elements("export", ("players",), nick),
-        _json_at("export", ("players", "0")), _json_at("export", ("awards",)),
-        _player_elements("details", ("details", "players"), nick),
-        _player_elements("details", ("details", "cups"), nick))
-    for tid, stage_key, mine, first_player, awards, players, cups in rows:
-        by_tournament.setdefault(tid, []).append(PlayerSnapshot(
-            stage_key, mine if isinstance(mine, list) else [], first_player is not None,
-            awards if isinstance(awards, list) else [], players, cups))
-    for tid, items in by_tournament.items():
-        staged_items = [item for item in items if item.stage_key]
-        by_tournament[tid] = sorted(staged_items or items, key=lambda item: item.stage_key)
-    return by_tournament
-
-
-def _items_of(award: dict[str, Any], player: Player, cups: Any) -> list[str]:
-    """The cups and medals of an award that this player receives.
-
-    A team's award carries its cups; where the ruleset lists who receives them
-    (``details.cups``: FL-20, every family member with at least one game), a
-    roster member who never played gets the team's prize line but no cup.
-    """
-    items = list(award.get("items") or [])
-    if award.get("player") is not None or not isinstance(cups, list):
-        return items
-    mine = {c.get("cup") for c in cups if isinstance(c, dict) and c.get("player") == player.nick
-            and c.get("team") == award.get("team")}
-    return [item for item in items if item in mine]
-
-
-def _player_results(player: Player, entries: list[RosterEntry],
-                    snapshots: dict[int, list[PlayerSnapshot]]) -> dict[int, dict]:
-    """Per tournament: the player's table rows, the awards of the player and of the player's teams."""
-    out: dict[int, dict] = {}
-    teams_of = {}
-    for entry in entries:
-        teams_of.setdefault(entry.team.tournament_id, []).append(entry.team)
-    for tid, items in snapshots.items():
-        result = out.setdefault(tid, {"rows": [], "awards": []})
-        for stage_key, rows, lists_players, awards, players, cups in items:
-            names = {t.name for t in teams_of.get(tid, []) if t.stage is None or t.stage.key == stage_key}
-            for p in rows:
-                if isinstance(p, dict) and p.get("player") == player.nick:
-                    result["rows"].append({**p, "stage": stage_key,
-                                           "status_label": str(label(TEAM_STATUSES, p.get("status")))})
-            if not lists_players:
-                for p in players or []:
-                    if isinstance(p, dict) and p.get("player") == player.nick:
-                        result["rows"].append({**p, "stage": stage_key, "rank": None, "status_label": ""})
-            for award in awards:
-                if award.get("player") == player.nick or (award.get("player") is None and award.get("team") in names):
-                    items_given = _items_of(award, player, cups)
-                    result["awards"].append({**award, "stage": stage_key, "team_award": award.get("player") is None,
-                                             "items": items_given,
-                                             "items_text": [str(label(ITEMS, i)) for i in items_given]})
-    return out
-
-
 PLAYER_GAME_COLUMNS = ("role", "timed_out", "team_id", "team__name", "game__number", "game__status",
                        "game__outcome", "game__stage__key", "game__stage__tournament__slug",
                        "game__stage__tournament__name")
@@ -287,33 +179,25 @@ def _player_games(rows: Iterable[tuple], tournament_urls: dict[str, str]) -> lis
 
 
 def player_view(request: HttpRequest, pk: int) -> HttpResponse:
-    """The player's tournaments, newest first, a page at a time (``?tournaments_page=``), with the player's table
-    rows, awards and games (a page at a time: ``?page=``) in the shown ones. A fixed number of queries, and work
-    bounded by the page, whatever the number of tournaments the player plays in."""
+    """The player's tournaments of any format, newest first, a page at a time (``?tournaments_page=``), with the
+    player's teams, table rows, awards and (ChGK) the team's season history in the shown ones, the player's games
+    there (a page at a time: ``?page=``), and the player's Mafia figures by role over the whole career
+    (``portal.careers``). Six queries, and work bounded by the page, whatever the number of tournaments the
+    player plays in."""
     player = get_object_or_404(Player, pk=pk)
-    shown = paginate(request, Tournament.objects.filter(
-        pk__in=RosterEntry.objects.filter(player=player).values("team__tournament_id")).only(
-        "slug", "name", "starts_on").order_by("-starts_on", "name", "pk"), TOURNAMENTS_PAGE, TOURNAMENTS_PARAM)
-    tournaments: dict[int, dict[str, Any]] = {t.pk: {"tournament": t, "url": t.get_absolute_url(), "teams": []}
-                                              for t in shown}
-    entries = list(RosterEntry.objects.filter(player=player, team__tournament_id__in=list(tournaments)).select_related(
-        "team__stage").order_by("team__stage__order", "team__order", "team__name", "pk"))
-    for entry in entries:
-        entry.team.tournament = tournaments[entry.team.tournament_id]["tournament"]
-        tournaments[entry.team.tournament_id]["teams"].append(
-            {"team": entry.team, "captain": entry.team.captain_id == player.pk,
-             "url": reverse("team", args=[entry.team.tournament.slug, entry.team.pk])})
+    shown = paginate(request, careers.tournaments_of(player), TOURNAMENTS_PAGE, TOURNAMENTS_PARAM)
+    tournaments = careers.career(player, list(shown))
     seats = paginate(request, Seat.objects.filter(
-        player=player, game__stage__tournament_id__in=list(tournaments)).order_by(
+        player=player, game__stage__tournament_id__in=[item.tournament.pk for item in tournaments]).order_by(
         "-game__stage__tournament__starts_on", "game__stage__tournament_id", "game__stage__order", "game__number"
     ).values_list(*PLAYER_GAME_COLUMNS), PLAYER_GAMES_PAGE)
-    results = _player_results(player, entries, _player_snapshots(list(tournaments), player.nick))
-    for tid, item in tournaments.items():
-        item.update(results.get(tid, {"rows": [], "awards": []}))
+    roles = careers.role_figures(player.pk)
     return render(request, "tournaments/player.html", {
-        "player": player, "tournaments": list(tournaments.values()), "tournaments_page": shown,
+        "player": player, "tournaments": tournaments, "tournaments_page": shown,
         "tournaments_param": TOURNAMENTS_PARAM, "seats": seats,
-        "games": _player_games(seats, {item["tournament"].slug: item["url"] for item in tournaments.values()}),
-        "awards": [a | {"tournament": t["tournament"], "tournament_url": t["url"]}
-                   for t in tournaments.values() for a in t["awards"]],
+        "games": _player_games(seats, {item.tournament.slug: item.url for item in tournaments}),
+        "awards": [a | {"tournament": item.tournament, "tournament_url": item.url}
+                   for item in tournaments for a in item.awards],
+        "seasons": [item for item in tournaments if item.season],
+        "roles": roles, "roles_total": careers.total_of(roles) if roles else None,
     })
