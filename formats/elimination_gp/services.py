@@ -36,6 +36,7 @@ from rulesets.elimination_gp.standings import EXTRA_INDICATORS, QUALIFYING_KEYS
 from rulesets.facts import Player as FactsPlayer
 from scoring.models import StandingsSnapshot
 from tournaments import audit
+from tournaments.changes import mark_changed
 from tournaments.models import Game, Participant, RosterEntry, Stage, Team, Tournament
 
 HOW = {
@@ -394,9 +395,23 @@ def run_draw(stage: Stage, seed: str, *, user, by_hand: list[list[str]] | None =
         for order, nick in enumerate(nicks, start=1):
             RosterEntry.objects.create(team=team, player=view.registrations[nick].player, order=order, joined_at=now)
         teams.append(team)
+    _make_participants(stage.tournament, [view.registrations[nick].player for nicks in drawn for nick in nicks])
     audit.record("draw", stage, None, {"seed": seed, "teams": {t.name: n for t, n in zip(teams, drawn, strict=True)}},
                  user=user)
     return teams
+
+
+def _make_participants(tournament: Tournament, players: list[Player]) -> None:
+    """The drawn players become the tournament's players (their level as the site gives it, GP-3), so the games of
+    the stage can seat them; one already a participant (of an earlier stage) stays as the tournament holds it."""
+    known = set(Participant.objects.filter(tournament=tournament).values_list("player_id", flat=True))
+    last = Participant.objects.filter(tournament=tournament).order_by("-order").values_list("order", flat=True).first()
+    new = [player for player in players if player.pk not in known]
+    Participant.objects.bulk_create([
+        Participant(tournament=tournament, player=player, order=(last or 0) + index, level=player.level)
+        for index, player in enumerate(new, start=1)])
+    if new:
+        mark_changed(tournament.pk)
 
 
 def check_hand_draw(teams: list[list[str]], baskets: list[list[str]]) -> list[list[str]]:

@@ -17,6 +17,7 @@ from scoring.services import recompute
 from tests.conftest import example
 from tests.factories import RoleFactory, UserFactory, user_playing_as
 from tournaments.importer import import_document
+from tournaments.loader import load_facts
 from tournaments.models import AuditEntry, Game, Participant, PrizePayment, RosterEntry, Stage, Team, Tournament
 from tournaments.synthetic import elimination_gp_stage
 
@@ -455,3 +456,20 @@ def test_gp_17_each_stage_has_its_own_extra_indicator_which_the_ruleset_uses(cli
     assert gp.validate_settings({**tournament.settings}) == []
     assert gp.validate_settings({"extra_indicator": {"qualifying-9": "points"}}), "only qualifying stages"
     assert gp.validate_settings({"extra_indicator": {"qualifying-1": "luck"}}), "only GP-17's indicators"
+
+
+def test_gp8_the_drawn_players_become_the_tournaments_players_so_their_games_can_seat_them(client, series):
+    """A stage drawn through the pages (no imported players list) can have its games entered: the draw makes every
+    drawn player a participant with the site's level (GP-3), once, keeping one already there as it is."""
+    stage = stage_of(series)
+    nicks = fill(stage, 54, prefix="D")
+    Participant.objects.create(tournament=series, player=Player.objects.get(nick="D00"), level=9)
+    client.force_login(organizer_of(series))
+    client.post(url(series, "draw"), {"seed": "public-seed-7"})
+    assert Team.objects.filter(stage=stage).count() == 9
+    held = dict(Participant.objects.filter(tournament=series, player__nick__in=nicks).values_list(
+        "player__nick", "level"))
+    assert set(held) == set(nicks)
+    assert held["D00"] == 9 and held["D01"] == Player.objects.get(nick="D01").level
+    facts = load_facts(Tournament.objects.get(pk=series.pk))
+    assert set(nicks) <= {player.nick for player in facts.players}
