@@ -119,12 +119,6 @@ def appeal_deciders(ruleset_key: str) -> tuple[str, ...]:
     return rulesets.get(ruleset_key).appeal_policy.deciders
 
 
-def can_decide_appeals(user, tournament) -> bool:
-    """Whether ``user`` decides some appeal of the tournament (a queue, a link); each appeal is
-    ``can_decide_appeal``'s."""
-    return has_role(user, tournament, *appeal_deciders(tournament.ruleset))
-
-
 def appeal_stage_key(appeal) -> str | None:
     """The stage an appeal is about: its own, else that of its decision, penalty, game or tour (None: none)."""
     for owner in (appeal, appeal.decision, appeal.penalty, appeal.game, appeal.tour):

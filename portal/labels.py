@@ -143,9 +143,8 @@ INDICATORS = {
     "mafia_wins": _("mafia wins"), "mafia_points": _("mafia points"), "civilian_points": _("civilian points"),
     "custom": _("the commission's own ranking"),
 }
-FINALIST_REASONS = {
-    "winning team": _("winning team"), "extra indicator": _("extra indicator"), "committee": _("committee"),
-}
+
+
 def status_label(key: str | None, final: bool = False) -> str:
     """A row's status in words. In a final table a row still ``active`` has finished the tournament: the export
     keeps the spec's code (``active``), every page and sheet says "finished" (issue 41.5: one word everywhere)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
@@ -104,10 +104,6 @@ def to_fraction(value: Decimal | str | int | float | Fraction) -> Fraction:
 def floor_mf(value: Number) -> int:
     """Money is whole mf, rounded down (FL-21)."""
     return int(Fraction(value) // 1)
-
-
-def money_str(value: Decimal) -> str:
-    return str(value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
 
 
 T = TypeVar("T")

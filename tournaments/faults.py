@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.db.utils import InterfaceError, OperationalError
@@ -104,9 +104,3 @@ def once_more_after_race(call: Callable[[], T], what: str = "a write") -> T:
     return call()
 
 
-def answer_once_more(exc: BaseException, retry: Callable[[], Any], what: str = "a write") -> tuple[bool, Any]:
-    """For a caller that already caught ``exc``: ``(True, retry())`` after a lost race, else ``(False, None)``."""
-    if not lost_a_race(exc):
-        return False, None
-    log.info("%s lost a race to a concurrent write (%s): trying it once more", what, reason_of(exc))
-    return True, retry()

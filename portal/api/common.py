@@ -289,13 +289,6 @@ def local_iso(value: dt.datetime | None, tournament) -> str | None:
     return value.astimezone(zone_of(tournament)).isoformat()
 
 
-def local_text(value: dt.datetime | None, tournament) -> str:
-    """A moment for people: ``2014-09-08 19:00 (Europe/Moscow)``."""
-    if value is None:
-        return "—"
-    return f"{value.astimezone(zone_of(tournament)):%Y-%m-%d %H:%M} ({tournament.timezone})"
-
-
 @extend_schema_field(OpenApiTypes.DATETIME)
 class ZonedDateTimeField(serializers.Field):
     """A read-only date and time shown in the zone of the tournament found at ``tournament_path``.

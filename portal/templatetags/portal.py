@@ -106,11 +106,6 @@ def indicator_label(key) -> str:
 
 
 @register.filter
-def finalist_reason(key) -> str:
-    return str(labels.label(labels.FINALIST_REASONS, key))
-
-
-@register.filter
 def penalty_kind(key) -> str:
     """A penalty's or detected violation's kind in the reader's language ("two_players" -> "two players of one
     team", FL-15.3); an unknown kind stays as it is."""

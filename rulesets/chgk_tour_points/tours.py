@@ -98,12 +98,6 @@ def tour_points(correct: Mapping[str, int], table: Sequence[Fraction]) -> dict[s
     return points
 
 
-def occupied_places_points(correct: Mapping[str, int], table: Sequence[Fraction]) -> Fraction:
-    """Sum of the table's points for the places taken by teams with at least one correct answer."""
-    scoring = sum(1 for count in correct.values() if count > 0)
-    return sum((Fraction(table[place - 1]) for place in range(1, min(scoring, len(table)) + 1)), Fraction(0))
-
-
 def correct_answers(mask: str) -> int:
     """Questions answered in an effective mask (``?`` and ``X`` count nothing, CHGK-14, CHGK-21)."""
     return mask.count(ANSWERED)
