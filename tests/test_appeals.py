@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import pytest
 from django.core import mail
+from django.utils import translation
 
 from accounts.models import Player, Role
 from appeals.services import AppealRefused, AppealTarget, decide, file_appeal, filing_deadline
@@ -18,6 +19,13 @@ from tournaments.importer import import_document
 from tournaments.models import Appeal, Decision, Penalty, Team, Tour
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _in_english():
+    """The refusals are read in English here (the site's default language is Russian)."""
+    with translation.override("en"):
+        yield
 MSK = zoneinfo.ZoneInfo("Europe/Moscow")
 BERLIN = zoneinfo.ZoneInfo("Europe/Berlin")
 
