@@ -202,12 +202,23 @@ def _replace_in_stage(facts: F.TournamentFacts, stage_key: str, attr: str, item:
 
 def judge(tournament: Tournament, before: F.TournamentFacts, after: F.TournamentFacts, prefix: str) -> list[Problem]:
     """Problems the change brings: any about the changed object, and any new elsewhere."""
-    validate = rulesets.get(tournament.ruleset).validate
-    old = set(check_references(before)) | set(validate(before))
-    problems = check_references(after) + list(validate(after))
+    old, problems = _problems_before_and_after(tournament, before, after)
     fresh = [p for p in problems if p.path == prefix or p.path.startswith(prefix + ".")
              or p.path.startswith(prefix + "[") or p not in old]
     return strip_prefix(list(dict.fromkeys(fresh)), prefix)
+
+
+def _problems_before_and_after(tournament: Tournament, before: F.TournamentFacts,
+                               after: F.TournamentFacts) -> tuple[set[Problem], list[Problem]]:
+    """The problems the facts had before a change (as a set) and those they have after it (references first,
+    then the ruleset's own)."""
+    validate = rulesets.get(tournament.ruleset).validate
+    return set(check_references(before)) | set(validate(before)), check_references(after) + list(validate(after))
+
+
+def _points_unfit(points: Decimal) -> bool:
+    """A penalty's points beyond ``MAX_POINTS`` or with more than 3 decimals (the column's precision)."""
+    return points > MAX_POINTS or points != points.quantize(Decimal("0.001"))
 
 
 def _refuse_problems(problems: Sequence[Problem]) -> None:
@@ -517,7 +528,7 @@ def record_penalty(user, data: Any) -> Penalty:
     fpen = parse_penalty(r, data, "")
     if r.problems or fpen is None:
         raise Invalid(strip_prefix(r.problems, ""))
-    if fpen.points > MAX_POINTS or fpen.points != fpen.points.quantize(Decimal("0.001")):
+    if _points_unfit(fpen.points):
         raise refuse("points", _("at most %(max)s, with at most 3 decimals") % {"max": MAX_POINTS})
     with transaction.atomic():
         Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
@@ -552,7 +563,7 @@ def record_penalties(user, tournament: Tournament, items: Sequence[Any]) -> list
         data.pop("tournament", None)
         data.setdefault("decided_at", decided_at)
         fpen = parse_penalty(reader, data, f"[{index}]")
-        if fpen is not None and (fpen.points > MAX_POINTS or fpen.points != fpen.points.quantize(Decimal("0.001"))):
+        if fpen is not None and _points_unfit(fpen.points):
             reader.problems.append(Problem(f"[{index}].points", _("at most %(max)s, with at most 3 decimals") % {
                 "max": MAX_POINTS}))
         parsed.append(fpen)
@@ -594,10 +605,9 @@ def _penalty_problems(tournament: Tournament, before: F.TournamentFacts, after: 
                       count: int) -> list[Problem]:
     """The problems ``count`` new penalties (from ``penalties[first]``) bring, each at ``[i]`` of its item;
     a new problem elsewhere at its own path (as ``judge`` finds them for one)."""
-    validate = rulesets.get(tournament.ruleset).validate
-    old = set(check_references(before)) | set(validate(before))
+    old, problems = _problems_before_and_after(tournament, before, after)
     out = []
-    for problem in dict.fromkeys(check_references(after) + list(validate(after))):
+    for problem in dict.fromkeys(problems):
         match = _PENALTY_INDEX.match(problem.path)
         index = int(match.group(1)) - first if match else -1
         if 0 <= index < count:

@@ -94,8 +94,7 @@ def exception_handler(exc: Exception, context: dict) -> HttpResponse | None:
     if isinstance(exc, Refused):
         set_rollback()
         if exc.code == "forbidden" and _anonymous(context):
-            return as_json(Response({"detail": f"{render(exc.message)} {how_to_authenticate()}"}, status=401,
-                                    headers={"WWW-Authenticate": "Token"}))
+            return not_logged_in(render(exc.message))
         return as_json(Response(body_of(exc), status=status_of(exc)))
     if isinstance(exc, ParseError):
         set_rollback()
@@ -105,7 +104,8 @@ def exception_handler(exc: Exception, context: dict) -> HttpResponse | None:
         rows = validation_problems(exc.detail) or [{"path": "", "message": _("invalid input")}]
         return as_json(Response({"errors": rows}, status=exc.status_code))
     if isinstance(exc, (NotAuthenticated, AuthenticationFailed)):
-        return not_authenticated(exc, context)
+        set_rollback()
+        return not_logged_in(str(exc.detail))
     return as_json(drf_exception_handler(exc, context))
 
 
@@ -119,17 +119,12 @@ def how_to_authenticate() -> str:
     return _("Send `Authorization: Token <token>`; create a token on /accounts/profile/tokens/.")
 
 
-def not_authenticated(exc: NotAuthenticated | AuthenticationFailed, context: dict) -> HttpResponse | None:
-    """No credentials, or a token that is unknown, revoked or expired: 401 with ``WWW-Authenticate: Token``
-    and a detail that says how to authenticate. (Django REST framework would answer 403, the session being
-    the first authentication class and having no challenge of its own.)"""
-    response = drf_exception_handler(exc, context)
-    if response is None:
-        return None
-    response.data = {"detail": f"{exc.detail} {how_to_authenticate()}"}
-    response.status_code = 401
-    response["WWW-Authenticate"] = "Token"
-    return as_json(response)
+def not_logged_in(detail: str) -> HttpResponse:
+    """No credentials, or a token that is unknown, revoked or expired, whichever check found it: 401 with
+    ``WWW-Authenticate: Token`` and a detail that says how to authenticate. (Django REST framework would answer
+    403, the session being the first authentication class and having no challenge of its own.)"""
+    return as_json(Response({"detail": f"{detail} {how_to_authenticate()}"}, status=401,
+                            headers={"WWW-Authenticate": "Token"}))
 
 
 def as_json(response: Response | None) -> HttpResponse | None:
