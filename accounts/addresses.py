@@ -1,4 +1,4 @@
-"""The client's address as the portal sees it behind its reverse proxies (issue 48, item 7).
+"""The client's address as the portal sees it behind its reverse proxies.
 
 Behind the README's TLS proxy every request comes from the proxy's address; each proxy appends the address it saw
 to ``X-Forwarded-For``. ``DJANGO_NUM_PROXIES`` (``REST_FRAMEWORK["NUM_PROXIES"]``) says how many proxies stand in

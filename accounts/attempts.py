@@ -1,4 +1,4 @@
-"""A per-address limit on login and password-reset attempts (issue 48, item 7).
+"""A per-address limit on login and password-reset attempts.
 
 django-axes locks a username tried from one address after ``AXES_FAILURE_LIMIT`` failures; this limit stops one
 address trying many usernames (password spraying) and flooding the reset form. Each POST to a limited form counts

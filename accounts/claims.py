@@ -1,4 +1,4 @@
-"""Claims: a user says "I am this player"; an organizer or the family head confirms or refuses (issue 10).
+"""Claims: a user says "I am this player"; an organizer or the family head confirms or refuses.
 
 State lives on ``Player``: ``user`` set and ``claim_confirmed`` false is a
 pending claim; confirmed sets ``claim_confirmed``; refused clears ``user``

@@ -50,7 +50,7 @@ class ActionForm(forms.Form):
         return action
 
 
-# The zones most players of the portal live in, offered first (issue 17: a 600-entry list is no choice).
+# The zones most players of the portal live in, offered first (a 600-entry list is no choice).
 COMMON_ZONES = (
     "Europe/Moscow", "Europe/Kaliningrad", "Europe/Samara", "Asia/Yekaterinburg", "Asia/Omsk", "Asia/Novosibirsk",
     "Asia/Krasnoyarsk", "Asia/Irkutsk", "Asia/Yakutsk", "Asia/Vladivostok", "Asia/Magadan", "Asia/Kamchatka",

@@ -1,4 +1,4 @@
-"""Remember who is acting, so the audit trail can name them (issue 6)."""
+"""Remember who is acting, so the audit trail can name them."""
 
 from __future__ import annotations
 

@@ -146,7 +146,7 @@ class TournamentRole(models.Model):
 
 
 class ApiTokenName(models.Model):
-    """The name a user gave a personal API token (issue 49): knox's ``AuthToken`` has none."""
+    """The name a user gave a personal API token: knox's ``AuthToken`` has none."""
 
     token = models.OneToOneField("knox.AuthToken", verbose_name=_("token"), on_delete=models.CASCADE,
                                  related_name="label")

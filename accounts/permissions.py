@@ -1,4 +1,4 @@
-"""Who may act on a tournament: the one place where roles are checked (issue 6).
+"""Who may act on a tournament: the one place where roles are checked.
 
 Roles are per tournament (``TournamentRole``); site staff may do everything.
 Rules that limit who may act are here too: only a family head applies (FL-1),
@@ -61,7 +61,7 @@ def _judges_stage(grants: dict[str, list[str]], stage_key: str | None) -> bool:
 
 def can_enter_results(user, tournament, stage_key: str | None = None) -> bool:
     """Game results and tour answers of a stage: the organizer (spec/roles.md), the curator, and that stage's
-    judges (issue 6). A judge whose role names stages enters the results of those only; an act on no stage (a
+    judges. A judge whose role names stages enters the results of those only; an act on no stage (a
     whole tournament's import) needs the organizer, the curator or a judge of every stage."""
     if _is_staff(user):
         return True
@@ -72,7 +72,7 @@ def can_enter_results(user, tournament, stage_key: str | None = None) -> bool:
 
 
 def result_entry_refusal(stage_key: str | None = None) -> str:
-    """Why ``can_enter_results`` refused (the rule: spec/roles.md, issue 6)."""
+    """Why ``can_enter_results`` refused (the rule: spec/roles.md)."""
     if stage_key is None:
         return _("Only the tournament's organizers, judges and curator may enter its results.")
     return _("Only the tournament's organizers, its curator and the judges of the stage %(stage)s may enter that "
@@ -242,7 +242,7 @@ def can_see_dashboard(user, tournament) -> bool:
 
 
 def can_see_history(user, tournament) -> bool:
-    """A tournament's history (its audit trail) is its organizers', curators' and judges' (issue 6)."""
+    """A tournament's history (its audit trail) is its organizers', curators' and judges'."""
     return _active(user) and has_role(user, tournament, *DASHBOARD_ROLES)
 
 

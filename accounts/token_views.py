@@ -1,4 +1,4 @@
-"""The profile's page of personal API tokens (issue 49): list, create (shown once), revoke."""
+"""The profile's page of personal API tokens: list, create (shown once), revoke."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Personal API tokens (issue 49): django-rest-knox keeps them hashed, ``ApiTokenName`` their names.
+"""Personal API tokens: django-rest-knox keeps them hashed, ``ApiTokenName`` their names.
 
 A token authenticates as its user (``knox.auth.TokenAuthentication`` in ``REST_FRAMEWORK``), so it can do
 exactly what the user's roles allow. The plain text exists only in the answer to ``create_token``.

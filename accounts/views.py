@@ -36,7 +36,7 @@ def _player(user) -> Player | None:
 @require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
     player = _player(request.user)
-    # Only a POST of the claim form (action=claim) binds it: a GET or a bare POST shows no "required" (issue 17).
+    # Only a POST of the claim form (action=claim) binds it: a GET or a bare POST shows no "required".
     chosen = ActionForm(request.POST, actions=("claim", "timezone", "withdraw"))
     action = chosen.cleaned_data["action"] if request.method == "POST" and chosen.is_valid() else ""
     form = ClaimForm(request.POST if action == "claim" else None, user=request.user,

@@ -36,7 +36,7 @@ def zone_caption(zone_name: str, at: dt.datetime | None = None) -> str:
 
 
 def zones_caption(zone_name: str, moments: Iterable[dt.datetime | dt.date | None]) -> str:
-    """The zone as it was at the moments a page shows (issue 17: a 2013 schedule says UTC+04:00, not today's
+    """The zone as it was at the moments a page shows (a 2013 schedule says UTC+04:00, not today's
     UTC+03:00): one caption per distinct offset, in order; today's when the page shows no moment."""
     try:
         zone = zoneinfo.ZoneInfo(zone_name)

@@ -1,4 +1,4 @@
-"""Where and whether a reader may file an appeal now: the team they file for and a tour's window (issue 17, item 5).
+"""Where and whether a reader may file an appeal now: the team they file for and a tour's window.
 
 Read from the stored facts of one tour (never the whole tournament), so a tour page can offer "appeal" on each
 question without loading the season:

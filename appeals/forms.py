@@ -22,7 +22,7 @@ class DecisionAppealForm(forms.Form):
 
 
 class VerdictForm(forms.Form):
-    """The verdict on one appeal, with the fields of its kind only (issue 17, item 11).
+    """The verdict on one appeal, with the fields of its kind only.
 
     ``credited`` (CHGK-22) is offered only for a ChGK appeal to accept an answer; ``partly`` only for an appeal
     against a Mafia decision or a judge's penalty (FL-19: a detected violation is annulled or not, a ChGK appeal

@@ -160,7 +160,7 @@ def queue_view(request: HttpRequest) -> HttpResponse:
 
 
 def ruled_on(appeal: Appeal) -> dict[str, Any]:
-    """What a verdict rules on, named in full for the verdict form and the appeal page (issue 17, item 11): the
+    """What a verdict rules on, named in full for the verdict form and the appeal page: the
     decision, the penalty, the detected violation (game, team, player, rule code as the stored table of its
     stage lists it, FL-15) or the tour's question."""
     out: dict[str, Any] = {"decision": appeal.decision, "penalty": appeal.penalty, "game": appeal.game,

@@ -3,8 +3,8 @@
 The kernel's CFS bandwidth control does it: a cgroup of its own per process, with a quota of CPU time per
 period (cgroup v1's ``cpu.cfs_quota_us``, v2's ``cpu.max``). ``benchmarks/evening.py`` caps each Celery worker at
 half a CPU, so that on a 2-CPU machine two workers leave a core to the database, the broker and the writer they
-share it with, and the ratio of their recomputes per second shows how the queue scales out across machines
-(issue 20, item 4), not how many cores this one has.
+share it with, and the ratio of their recomputes per second shows how the queue scales out across machines,
+not how many cores this one has.
 
 Where no cgroup ``cpu`` controller can be written (no root, a read-only ``/sys/fs/cgroup``), ``CpuCap.make``
 answers None and the caller runs uncapped.

@@ -1,4 +1,4 @@
-"""A game evening: 50 tournaments receive results at the same time, with 1 and with 2 Celery workers (issue 20, item 4).
+"""A game evening: 50 tournaments receive results at the same time, with 1 and with 2 Celery workers.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test REDIS_URL=redis://127.0.0.1:6379/0 \\
         .venv/bin/python benchmarks/evening.py [--short]
@@ -661,7 +661,7 @@ def main(argv: list[str] | None = None) -> int:
         site.delete()
     if os.path.exists(log_path):
         os.remove(log_path)
-    print(f"\n-- goals (issue 20, item 4); load average {loaded} before the run, {load_average()} after")
+    print(f"\n-- goals; load average {loaded} before the run, {load_average()} after")
     print(common.table(["goal", "figure", ""], [[goal, figure, common.verdict(passed)]
                                                  for goal, figure, passed in goals]))
     ok = bool(goals) and all(passed for _g, _f, passed in goals)

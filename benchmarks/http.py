@@ -1,4 +1,4 @@
-"""Standings under load: gunicorn on loopback, a bounded load from a second process (issue 7).
+"""Standings under load: gunicorn on loopback, a bounded load from a second process.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test REDIS_URL=redis://127.0.0.1:6379/0 \\
         .venv/bin/python benchmarks/http.py [--short]

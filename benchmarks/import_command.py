@@ -1,8 +1,8 @@
-"""What an organizer waits for: ``manage.py import_tournament`` of a big league, end to end (issue 45).
+"""What an organizer waits for: ``manage.py import_tournament`` of a big league, end to end.
 
     .venv/bin/python benchmarks/import_command.py [--short] [--sizes 1000,10000] [--databases sqlite,postgresql]
 
-The league is the issue's: a family_league qualifying stage of 140 families of 100 players in 7 groups of 20,
+The league is a family_league qualifying stage of 140 families of 100 players in 7 groups of 20,
 every game seating one player of each family of its group (``mafia_league(games, teams=140, groups=7,
 players_per_team=100)``: 10,000 games = 200,000 seats, 33 MB of JSON). For 1,000 and 10,000 games
 (``--short``: 100 and 1,000), on SQLite (a temporary file) and, when ``DATABASE_URL`` names PostgreSQL, on
@@ -23,7 +23,7 @@ PostgreSQL (the benchmark database of ``benchmarks/common.py``), it runs:
 - after one result: in the same process, an organizer changes one game's outcome, then ``recompute`` runs
   (standings and stored figures; the median of five), as the worker that holds the league would.
 
-Goals (issue 45) at 10,000 games: whole <= 3x naive on PostgreSQL and <= 5x on SQLite; whole per game at
+Goals at 10,000 games: whole <= 3x naive on PostgreSQL and <= 5x on SQLite; whole per game at
 10,000 at most 1.25x its figure at 1,000 (linear; only when both sizes ran); peak <= 300 MB; after one result
 <= 100 ms. A missed goal prints MISSED (the exit status stays 0; non-zero only on an error). The tournaments are
 deleted again.
@@ -361,7 +361,7 @@ def recompute_table(results: list[Measured]) -> str:
 
 
 def goals(results: list[Measured]) -> list[str]:
-    """The issue's goals at 10,000 games (projected linearly from the largest size run when it is smaller, but
+    """The goals at 10,000 games (projected linearly from the largest size run when it is smaller, but
     for the peak and the recompute after one result, which are printed as measured)."""
     lines = []
     for database in dict.fromkeys(m.database for m in results):
@@ -424,7 +424,7 @@ def main(argv: list[str] | None = None) -> int:
     print("\n   the recompute the import's commit triggers, split:")
     print(recompute_table(results))
     lines = goals(results)
-    print("\n   goals (issue 45):")
+    print("\n   goals:")
     print("\n".join(lines))
     print("   load average at the end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     missed = any(line.endswith("MISSED") for line in lines)

@@ -1,4 +1,4 @@
-"""How long importing an interchange document takes as a league grows (issue 20, item 1).
+"""How long importing an interchange document takes as a league grows.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python benchmarks/imports.py [--short]
 
@@ -20,7 +20,7 @@ it times, each the median of a few runs:
 - replace: the same import over the tournament it imported before (``replace=True``: the old tournament's rows
   deleted first, in the same transaction), as an organizer re-imports a corrected season. A figure, no goal.
 
-Goals (issue 20, item 1, on PostgreSQL): a 10,000-game league imported in at most 2 s, and at most 3x the
+Goals (on PostgreSQL): a 10,000-game league imported in at most 2 s, and at most 3x the
 reference loop. A missed goal prints MISSED (the exit status stays 0; non-zero only on an error); the
 statements that took the most time in one import at the largest size are listed either way. The tournaments
 it imports (``bench-PID-imports-...``) are deleted again.
@@ -128,7 +128,7 @@ def results_table(results: list[Result]) -> str:
 
 
 def goals(results: list[Result]) -> list[str]:
-    """The issue's goals beside the figures, both set at 10,000 games: the 2 s (projected linearly from the
+    """The goals beside the figures, both set at 10,000 games: the 2 s (projected linearly from the
     largest size run when it is smaller) and the ratio (at the largest size run; at the smaller sizes the fixed
     cost of the transaction's few dozen statements weighs more, and the table shows it)."""
     largest = max(results, key=lambda r: r.games)
@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     print("   (reference = parse + the ruleset's compute + export_standings on the parsed facts, no database;"
           " import = import_document up to its commit, without the recompute it queues)")
     lines = goals(results)
-    print("\n   goals (issue 20, item 1):")
+    print("\n   goals:")
     print("\n".join(lines))
     print()
     print("\n".join(where_time_goes(max(results, key=lambda r: r.games))))

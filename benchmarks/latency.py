@@ -1,4 +1,4 @@
-"""From a saved result to a readable new snapshot, with a real Celery worker and Redis (issue 7).
+"""From a saved result to a readable new snapshot, with a real Celery worker and Redis.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test REDIS_URL=redis://127.0.0.1:6379/0 \\
         .venv/bin/python benchmarks/latency.py [--short]

@@ -1,4 +1,4 @@
-"""Readers: 500 concurrent clients on the standings pages and the API, 1 and 2 gunicorn processes (issue 20, item 5).
+"""Readers: 500 concurrent clients on the standings pages and the API, 1 and 2 gunicorn processes.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test REDIS_URL=redis://127.0.0.1:6379/0 \\
         .venv/bin/python benchmarks/readers.py [--short]
@@ -17,7 +17,7 @@ appends it; the API's 600/minute anonymous throttle stays on). Printed per
 gunicorn process count: requests, requests per second, p50 / p95 / max latency
 (the client's time from sending to the last byte, queueing included), answers
 other than 200 and connection errors, by target. Traffic goes to 127.0.0.1 only.
-There is no pass mark in the issue for the latency; the script prints each
+There is no pass mark for the latency; the script prints each
 process count's p50 / p95 beside the one mark, no failed request (errors 0:
 connection errors, client timeouts of 30 s and answers other than 200/304),
 ``ok`` / ``MISSED``, with the load average before and after the run.
@@ -240,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         rates = [sum(len(v) for v in r["samples"].values()) / r["wall"] for _w, r in results]
         print(f"\n   requests per second, {results[1][0]} / {results[0][0]} processes: "
               f"{rates[1] / rates[0] if rates[0] else float('nan'):.2f}x")
-    print(f"\n-- goals (issue 20, item 5); load average {loaded} before the run, {load_average()} after")
+    print(f"\n-- goals; load average {loaded} before the run, {load_average()} after")
     print(common.table(["goal", "figure", ""], [[goal, figure, common.verdict(passed)]
                                                  for goal, figure, passed in goals]))
     ok = bool(goals) and all(passed for _g, _f, passed in goals)

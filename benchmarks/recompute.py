@@ -1,4 +1,4 @@
-"""How long a full standings recompute takes as a tournament grows (issue 7).
+"""How long a full standings recompute takes as a tournament grows.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python benchmarks/recompute.py [--short]
 
@@ -20,9 +20,9 @@ and 1,000; about 15 seats a game), in a benchmark database of its own
   through ``connection.cursor()`` (what reading the same facts costs at the
   least), and whole / raw.
 
-Goals (issue 7, on PostgreSQL): 10,000 games recomputed in at most 1 s end
+Goals (on PostgreSQL): 10,000 games recomputed in at most 1 s end
 to end, the ruleset's own computation at most 150 ms, the whole at most twice
-the raw fetch; issue 20: storing at most 100 ms, and the recompute after one
+the raw fetch, storing at most 100 ms, and the recompute after one
 saved result at most 100 ms (the family league is then judged incrementally,
 ``rulesets.family_league.ledger``; measured, not projected, at 10,000 games). A missed goal prints MISSED (the exit status stays 0) and a
 cProfile of one recompute at the largest size: where the time goes, by file
@@ -51,8 +51,8 @@ from benchmarks import common  # noqa: E402
 
 GOAL_WHOLE_10K = 1.0
 GOAL_RULESET_10K = 0.150
-GOAL_STORE_10K = 0.100  # issue 20, item 2
-GOAL_ONE_RESULT_10K = 0.100  # issue 20, item 2: the recompute after one saved result, incremental
+GOAL_STORE_10K = 0.100  # storing the snapshots
+GOAL_ONE_RESULT_10K = 0.100  # the recompute after one saved result, incremental
 GOAL_RATIO = 2.0
 GOAL_SIZE = 10_000
 
@@ -339,7 +339,7 @@ def growth(results: list[Result]) -> list[str]:
 
 
 def goals(results: list[Result]) -> tuple[list[str], bool]:
-    """The issue's goals beside the figures; at 10,000 games, or projected linearly from the largest size run."""
+    """The goals beside the figures; at 10,000 games, or projected linearly from the largest size run."""
     largest = max(results, key=lambda r: r.games)
     scale = GOAL_SIZE / largest.games
     measured = largest.games == GOAL_SIZE

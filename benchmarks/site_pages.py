@@ -1,4 +1,4 @@
-"""A whole site of tournaments: the pages that span them stay bounded as the site grows (issue 20, item 3).
+"""A whole site of tournaments: the pages that span them stay bounded as the site grows.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test REDIS_URL=redis://127.0.0.1:6379/0 \\
         .venv/bin/python benchmarks/site_pages.py [--short] [--sizes 10,100,1000]

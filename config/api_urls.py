@@ -82,12 +82,12 @@ urlpatterns = [
     re_path(rf"^tournaments/(?P<slug>{SLUG_PATTERN})/standings/$", StandingsView.as_view(), name="api-standings"),
     re_path(rf"^tournaments/(?P<slug>{SLUG_PATTERN})/schedule\.ics$", ScheduleCalendarView.as_view(),
             name="api-schedule-ics"),
-    path("", include("portal.api.imports")),  # issue 18: a game log, a rating-site response
-    path("", include("portal.api.season_imports")),  # issue 38: rosters, a batch of game logs, penalties
-    path("", include("portal.api.applications")),  # issue 42: a ChGK captain applies, the organizers decide
-    path("", include("portal.api.setup")),  # issue 42: POST tournaments/new/ creates a tournament
-    path("", include("portal.api.roles")),  # issue 42.1: a tournament's roles, granted and revoked
-    path("", include("portal.api.webhooks")),  # issue 49: a tournament's webhooks and their delivery log
-    path("", include("portal.api.careers")),  # issue 38.5: players/ID/career/, players/rankings/ (before the router)
+    path("", include("portal.api.imports")),  # imports: a game log, a rating-site response
+    path("", include("portal.api.season_imports")),  # season imports: rosters, a batch of game logs, penalties
+    path("", include("portal.api.applications")),  # a ChGK captain applies, the organizers decide
+    path("", include("portal.api.setup")),  # POST tournaments/new/ creates a tournament
+    path("", include("portal.api.roles")),  # a tournament's roles, granted and revoked
+    path("", include("portal.api.webhooks")),  # a tournament's webhooks and their delivery log
+    path("", include("portal.api.careers")),  # careers: players/ID/career/, players/rankings/ (before the router)
     path("", include(router.urls)),
 ]

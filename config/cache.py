@@ -1,4 +1,4 @@
-"""Django's Redis cache, made to degrade to "nothing cached" while Redis does not answer (issue 19, item 5).
+"""Django's Redis cache, made to degrade to "nothing cached" while Redis does not answer.
 
 Everything the portal keeps in the cache is derived data or a hint (rendered standings bodies, per-game
 figures, the anonymous throttle's counters, "a recompute is already queued", a schedule job's progress);
@@ -81,8 +81,8 @@ class SharedRedisClient(RedisCacheClient):
     """Django's Redis cache client with one ``redis.Redis`` per connection pool, made once.
 
     Django's makes a new ``redis.Redis`` for every call, and each one builds its table of about 170 response
-    callbacks: a quarter of a millisecond, twice per API request for the anonymous throttle alone (issue 20,
-    item 5). A ``redis.Redis`` is safe to share between threads: each command takes a connection from the pool.
+    callbacks: a quarter of a millisecond, twice per API request for the anonymous throttle alone. A
+    ``redis.Redis`` is safe to share between threads: each command takes a connection from the pool.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -1,4 +1,4 @@
-"""``GET /healthz/``: the container's liveness and readiness probe (issue 19, item 8; issue 48, item 3).
+"""``GET /healthz/``: the container's liveness and readiness probe.
 
 Answered by a middleware at the top of the stack, before the host check (``ALLOWED_HOSTS``), the HTTPS redirect
 and sessions: a probe from inside the container (``http://127.0.0.1:8000/healthz/``) must not need the public

@@ -1,4 +1,4 @@
-"""The log: one line per event, as a JSON object (issue 48, item 7).
+"""The log: one line per event, as a JSON object.
 
 ``{"time": "2025-03-01T18:04:05.123Z", "level": "WARNING", "logger": "django.request", "message": "Forbidden:
 /t/x/", "status": 403, "method": "POST", "path": "/t/x/"}``: the time in UTC, the level and the logger always;

@@ -92,7 +92,7 @@ TEMPLATES = [
         },
     },
 ]
-# Forms render through Django's templates with the project's overrides: capitalised labels, errors marked (issue 17).
+# Forms render through Django's templates with the project's overrides: capitalised labels, errors marked.
 FORM_RENDERER = "portal.renderers.PortalFormRenderer"
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
@@ -110,7 +110,7 @@ def database_from_url(url: str) -> dict:
             "PORT": str(parsed.port or ""),
             "CONN_MAX_AGE": int(os.environ.get("CONN_MAX_AGE", "60")),
             # The portal's queries are short: compiling one with the JIT (past jit_above_cost, as a player's
-            # seats across 1,000 tournaments are estimated) cost more than running it (issue 20, item 3).
+            # seats across 1,000 tournaments are estimated) cost more than running it.
             "OPTIONS": {"options": "-c jit=on" if os.environ.get("DATABASE_JIT") == "on" else "-c jit=off"},
         }
     if parsed.scheme == "sqlite":
@@ -143,7 +143,7 @@ AXES_COOLOFF_TIME = 1
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 # The lockout keys on the client's real address behind DJANGO_NUM_PROXIES proxies, as the API throttle does; one
-# address is also limited in how many logins and reset requests it may try (accounts.attempts, issue 48).
+# address is also limited in how many logins and reset requests it may try (accounts.attempts).
 AXES_CLIENT_IP_CALLABLE = "accounts.addresses.client_address"
 ADDRESS_ATTEMPT_LIMITS = {
     "login": (int(os.environ.get("LOGIN_ATTEMPTS_PER_ADDRESS", "30")), 600),
@@ -186,7 +186,7 @@ CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "portal")
 # Celery's Django fixup closes a worker's database connections before and after every job, so that each job opened
 # a new PostgreSQL session (a server process forked and set up, for a job of 20-40 ms). With this set it closes them
 # only every this many jobs; between jobs ``config.celery`` closes the unusable and the older than ``CONN_MAX_AGE``
-# ones, as Django does between requests (issue 20, item 4).
+# ones, as Django does between requests.
 CELERY_DB_REUSE_MAX = int(os.environ.get("CELERY_DB_REUSE_MAX", "10000"))
 # A job whose worker died is handed to another worker after this many seconds (acks_late).
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300"))}
@@ -263,7 +263,7 @@ REST_FRAMEWORK = {
     # X-Forwarded-For and keys on REMOTE_ADDR, so a client cannot dodge the throttle by inventing addresses.
     "NUM_PROXIES": int(os.environ.get("DJANGO_NUM_PROXIES", "0")),
 }
-# Personal API tokens (accounts.tokens, issue 49): knox's model, named by accounts.ApiTokenName.
+# Personal API tokens (accounts.tokens): knox's model, named by accounts.ApiTokenName.
 KNOX_TOKEN_MODEL = "knox.AuthToken"
 
 SPECTACULAR_SETTINGS = {
@@ -334,7 +334,7 @@ LOGGING = {
 
 # Seconds after its queueing a recompute job waits (inside the job, no ETA: scoring.tasks) so that a burst of
 # saves coalesces into one run; a job that waited this long in the queue already starts at once, so a busy
-# worker loses no time to it (issue 20, item 4). The saves made while a job waits or runs coalesce anyway.
+# worker loses no time to it. The saves made while a job waits or runs coalesce anyway.
 RECOMPUTE_COUNTDOWN = float(os.environ.get("RECOMPUTE_COUNTDOWN", "0.2"))
 # tournaments.game_cache: each process keeps the game facts of this many large tournaments (0: off)
 FACTS_CACHE_TOURNAMENTS = int(os.environ.get("FACTS_CACHE_TOURNAMENTS", "4"))

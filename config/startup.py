@@ -1,5 +1,4 @@
-"""``manage.py``: a database that does not answer is one line and a non-zero exit, not a traceback (issue 48,
-item 4).
+"""``manage.py``: a database that does not answer is one line and a non-zero exit, not a traceback.
 
 ``runserver`` asks the database before it starts serving (once, in the process that starts the autoreloader):
 ``runserver: the database did not answer: PostgreSQL 'portal' at db:5432 as 'portal': connection failed: ...``

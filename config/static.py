@@ -2,7 +2,7 @@
 
 WhiteNoise's ``CompressedManifestStaticFilesStorage`` raises ``ValueError`` for every ``{% static %}`` whose
 file is not in the manifest ``collectstatic`` writes, so a production run without ``collectstatic`` (or one
-whose manifest misses a file added since) answered 500 on every HTML page (issue 19, item 8). This storage
+whose manifest misses a file added since) answered 500 on every HTML page. This storage
 answers such a name with its plain URL instead, and logs it; ``settings.WHITENOISE_USE_FINDERS`` is on while
 there is no manifest, so WhiteNoise serves those plain names from the apps' folders. The Docker image runs
 ``collectstatic`` at build time and gets the hashed, compressed, cached-forever files.

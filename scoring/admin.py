@@ -1,4 +1,4 @@
-"""The recompute job's output in the admin: read-only, since the job derives it from the facts (issue 17).
+"""The recompute job's output in the admin: read-only, since the job derives it from the facts.
 
 Snapshots and runs are never written by hand (design principle 2): the admin lists and shows them; it offers no
 "add", no change and no delete (adding a snapshot by hand used to end in a server error).

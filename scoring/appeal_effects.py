@@ -1,4 +1,4 @@
-"""What a verdict changed in the standings, read from what the recompute job stores (issue 15, item 5).
+"""What a verdict changed in the standings, read from what the recompute job stores.
 
 A verdict never computes a table in the request: it keeps the stored table of
 the appeal's stage as it was (``Appeal.standings_before``, with the facts
@@ -6,7 +6,7 @@ version the verdict made), and the first recompute that includes the verdict
 compares its table of that stage with it and stores the change
 (``Appeal.standings_change``).
 
-The change is read in the appealed stage's table (issue 17, item 3): the stage
+The change is read in the appealed stage's table: the stage
 of the appealed penalty, decision or violation (a penalty filed without a
 stage of its own is still the stage's), and its first row is always the
 appealed team's, before and after (``"appealed": true``), even when its place

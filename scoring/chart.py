@@ -25,7 +25,7 @@ def _cumulative(values: list) -> list[float]:
     """0, then the running totals (``None`` counts 0), not rounded: ``chart_summary`` rounds what it keeps.
 
     A list of numbers is added as it is; one with a ``None`` fails the addition and is added again with it as 0
-    (looking for a ``None`` first compared every value of a league's 10,000-game lists with it: issue 20)."""
+    (looking for a ``None`` first compared every value of a league's 10,000-game lists with it)."""
     try:
         return list(accumulate(values, initial=0.0))  # from 0.0: every total is a float
     except TypeError:
@@ -34,7 +34,7 @@ def _cumulative(values: list) -> list[float]:
 
 def _extremes(totals: list[float]) -> tuple[float, float]:
     """(least, greatest) of running totals: sorting a copy compares floats on the sort's own fast path, twice as
-    quick as ``min`` and ``max`` over a league's 10,000 totals (issue 20)."""
+    quick as ``min`` and ``max`` over a league's 10,000 totals."""
     ordered = sorted(totals)
     return ordered[0], ordered[-1]
 

@@ -40,8 +40,8 @@ def _as_is(key: str) -> str:
 
 @dataclass(frozen=True)
 class Words:
-    """How a sheet words the export's codes: tie-break keys (headers), statuses and award items (issue 17, item
-    9). The portal passes its translated labels (``portal.labels.sheet_words``); by default the codes stay."""
+    """How a sheet words the export's codes: tie-break keys (headers), statuses and award items. The
+    portal passes its translated labels (``portal.labels.sheet_words``); by default the codes stay."""
 
     criterion: Callable[[str], str] = _as_is
     status: Callable[[str], str] = _as_is

@@ -6,12 +6,12 @@ the recompute has just loaded and stored as ``PageFigures`` rows in the same tra
 ``BLOCK`` to a row, so a page reads one small row and a 10,000-game stage stores 100; a recompute rewrites only
 the rows whose figures changed (their digest) and stamps the others with the new facts version in one update.
 
-A block of seat points is encoded to JSON once (issue 45): its digest is that text's, and the text is what is
+A block of seat points is encoded to JSON once: its digest is that text's, and the text is what is
 written (``bulk.JsonText``; new rows in a few ``COPY``s on PostgreSQL). A seat's rounded points and its reason's
 JSON form are made once per object (``_SeatFigures``: a league's 200,000 seats share the points table's values and
 a few hundred reasons). This process keeps, per block, only the ruleset's per-game objects it came from and its
-digest, not its figures. (The digest of a seat block is its text's since issue 45: a table stored before is
-rewritten once, by its next recompute.)
+digest, not its figures. (A seat block's digest has been its text's only since blocks are encoded once: a table
+stored before is rewritten once, by its next recompute.)
 """
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ class _SeatFigures:
 
     def __init__(self) -> None:
         # by id, the object kept alive with its text: a seat's points are mostly the points table's own
-        # Fractions, and hashing a Fraction costs more than rounding it (issue 45)
+        # Fractions, and hashing a Fraction costs more than rounding it
         self.points: dict[int, tuple[Any, str]] = {}
         self.reasons: dict[int, tuple[Any, str]] = {}
         self.nicks: dict[str, str] = {}
@@ -218,7 +218,7 @@ def store_figures(tournament: Tournament, facts: TournamentFacts) -> int:
 
 def _insert(rows: list[tuple]) -> int:
     """New rows of ``NEW_FIELDS``: one COPY on PostgreSQL (``bulk_create`` sent the JSON texts as arrays that
-    psycopg escaped character by character, 10 s of a 10,000-game league's import: issue 45)."""
+    psycopg escaped character by character, 10 s of a 10,000-game league's import)."""
     bulk.insert(PageFigures, NEW_FIELDS, rows)
     return len(rows)
 

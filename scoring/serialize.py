@@ -5,7 +5,7 @@
 its size does not grow with the number of games. ``stored_figures`` gives both at once.
 
 A per-round list (``*_by_round``, one value per game of a league) longer than ``ROUNDS_KEPT`` is not stored
-(issue 20: at 10,000 games they were nine tenths of a snapshot and no page lists them): the team's row keeps
+(at 10,000 games they were nine tenths of a snapshot and no page lists them): the team's row keeps
 instead its sampled chart (``chart``, ``scoring.chart.chart_summary``), which is what the team page draws, and
 the round labels are dropped with them. The page summary is computed before, from the whole lists.
 """
@@ -54,7 +54,7 @@ def _details(standings: Standings) -> dict[str, Any]:
 def _team_figures(figures: Any) -> Any:
     """A team row's details made JSON-safe, but for its per-round lists longer than ``ROUNDS_KEPT``: those are
     never stored, only summed into charts (``chart_summary`` adds any numbers), so their 10^4 values per team are
-    not looked at one by one (issue 20)."""
+    not looked at one by one."""
     if not isinstance(figures, dict):
         return jsonable(figures)
     return {str(k): v if _long_rounds(k, v) else jsonable(v) for k, v in figures.items()}

@@ -147,7 +147,7 @@ def recompute(tournament_id: int, *, now: dt.datetime | None = None, force: bool
     return True
 
 
-# --- runs that nobody finishes, tables nobody recomputes (issue 19, item 6) ---
+# --- runs that nobody finishes, tables nobody recomputes ---
 
 LOCK_NAMESPACE = 19_006  # the first key of PostgreSQL's two-key advisory locks that recomputes hold
 ABANDONED = "abandoned: the process running it stopped before it finished (closed by the sweep)"
@@ -318,7 +318,7 @@ def store(tournament: Tournament, computed: list[Computed], now: dt.datetime,
 
     An item that shares its export, details and summary with one written before (the latest table when it is
     the last stage's, ``compute_all``) takes them from that row on the server: the same JSON is not encoded,
-    sent and parsed twice (issue 20: 4-5 ms of a league's 10,000-game recompute against 0.3 ms)."""
+    sent and parsed twice (4-5 ms of a league's 10,000-game recompute against 0.3 ms)."""
     existing = {s.stage_key: s for s in StandingsSnapshot.objects.select_for_update().filter(
         tournament=tournament).only("pk", "tournament_id", "stage_key", "facts_version")}
     keep = {c.stage_key for c in computed}

@@ -1,13 +1,13 @@
 """Celery jobs that recompute the tables after each change of facts.
 
 A save is committed before its recompute is queued (``tournaments.changes`` enqueues on commit), so the
-queueing must never undo the save's success (issue 19, item 5): when the broker does not take the job, this
+queueing must never undo the save's success: when the broker does not take the job, this
 process recomputes the table itself (``recompute_inline``), and for ``BROKER_RETRY_SECONDS`` it does so at
 once, without trying the broker again on every save. A recompute that fails there is logged and leaves the
 table marked stale; the beat's sweep (``sweep_stale_standings``) recomputes every stale table that nobody is
-recomputing and closes the runs of workers that died (item 6).
+recomputing and closes the runs of workers that died.
 
-Scaling out (issue 20, item 4): jobs are sent without an ETA, so they stay in the broker until a free worker
+Scaling out: jobs are sent without an ETA, so they stay in the broker until a free worker
 takes them (a worker holds ETA jobs it has read, outside ``worker_prefetch_multiplier``, while other workers
 idle); the saves made while a job waits or runs coalesce on the per-tournament queued key. With
 ``RECOMPUTE_COUNTDOWN`` (0.2 s) the job itself first waits out what is left of it since it was queued, so that

@@ -1,4 +1,4 @@
-"""Regenerate the screenshots of the main pages in docs/screenshots/ (issue 17).
+"""Regenerate the screenshots of the main pages in docs/screenshots/.
 
     .venv/bin/python scripts/screenshots.py [--out docs/screenshots] [--only NAME ...]
 

@@ -1,4 +1,4 @@
-"""Django's PostgreSQL backend, reading ``timestamptz`` values with ``datetime.fromisoformat`` (issue 20).
+"""Django's PostgreSQL backend, reading ``timestamptz`` values with ``datetime.fromisoformat``.
 
 Django reads every ``timestamptz`` through a subclass of psycopg's pure-Python loader (it relabels the value with
 its own time zone), so psycopg's C loader never runs: 10 microseconds a value here, 0.2 s of reading a league's
@@ -39,7 +39,7 @@ def iso_tz_loader(timezone: dt.tzinfo | None) -> type[IsoTzLoader]:
 
 
 # The session compresses the large JSON values it stores (a league's 1.5 MB standings details, its 13 MB of seat
-# figures) with LZ4 where the server has it: twice as fast as the default pglz, to write and to read (issue 45).
+# figures) with LZ4 where the server has it: twice as fast as the default pglz, to write and to read.
 # Only set where the server lists it: one round trip when the connection opens.
 LZ4_SESSION = ("SELECT set_config('default_toast_compression', 'lz4', false) FROM pg_settings "
                "WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)")

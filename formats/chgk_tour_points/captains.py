@@ -1,4 +1,4 @@
-"""A captain manages the team: roster changes within CHGK-2..CHGK-4, the captaincy hand-over (issue 10).
+"""A captain manages the team: roster changes within CHGK-2..CHGK-4, the captaincy hand-over.
 
 The rules are the pure checks of ``rulesets.chgk_tour_points.season``; this module only
 reads the roster from the database and writes the accepted change.

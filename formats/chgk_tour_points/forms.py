@@ -92,7 +92,7 @@ class ApplicationForm(forms.Form):
 
 
 class CaptainApplicationForm(ApplicationForm):
-    """CHGK-1, issue 42: a signed-in player applies for a team from the season's page and is its captain."""
+    """CHGK-1: a signed-in player applies for a team from the season's page and is its captain."""
 
     team_name = forms.CharField(label=_("Team name"), max_length=100,
                                 error_messages={"required": _("The application names the team (CHGK-1).")})
@@ -104,7 +104,7 @@ class CaptainApplicationForm(ApplicationForm):
 
 
 class DecisionForm(forms.Form):
-    """CHGK-5, issue 42: admit one application (within the limit of the queue) or refuse it with a reason."""
+    """CHGK-5: admit one application (within the limit of the queue) or refuse it with a reason."""
 
     application = forms.IntegerField(min_value=1, error_messages={
         "required": _("Choose an application of the season."), "invalid": _("Choose an application of the season."),

@@ -25,7 +25,7 @@ class ApplicationStatus(models.TextChoices):
 class ChgkApplication(models.Model):
     """A team's application for a ChGK season (CHGK-1); ``team`` is set once it is admitted (CHGK-5).
 
-    A captain files it from the season's page (``filed_by``, ``captain_player``: issue 42), or an organizer
+    A captain files it from the season's page (``filed_by``, ``captain_player``), or an organizer
     records it from paper; the organizers admit it or refuse it with a reason the applicant reads.
     """
 

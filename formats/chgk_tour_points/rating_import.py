@@ -1,4 +1,4 @@
-"""A rating-site response as one tour of a ChGK season: team matching, appeals, places, the write (issue 18).
+"""A rating-site response as one tour of a ChGK season: team matching, appeals, places, the write.
 
 ``read_rating_results`` matches the site's teams (``tournaments.sources.chgk_rating``)
 to the season's teams by name (case, ``ё`` and spacing aside) or by the
@@ -145,7 +145,7 @@ def read_rating_results(tournament: Tournament, number: int, data: Any, mapping:
     """Tour ``number`` of the season as the response ``data`` gives it (see the module's docstring); ``root``: the
     path of the response in what was sent (``"results"`` in the API's body), before each problem's path.
 
-    A tour the season does not have yet is created by the import (issue 38, item 4) with ``host`` (a season team,
+    A tour the season does not have yet is created by the import with ``host`` (a season team,
     CHGK-7) and ``played_on`` as the organizer gives them; for an existing tour they must agree with it."""
     stage = season_of(tournament)
     parsed, problems = parse_rating_results(data, root)
@@ -267,7 +267,7 @@ def import_rating_results(user, tournament_slug: str, number: int, data: Any, *,
 
 
 def _new_tour(user, stage: Stage, tour: dict[str, Any]) -> Tour:
-    """The tour the file brings, with the organizer's host and date (issue 38, item 4); the row's save is in the
+    """The tour the file brings, with the organizer's host and date; the row's save is in the
     history (``tournaments.audit``)."""
     host = Team.objects.filter(tournament=stage.tournament, name=tour["host"]).first() if tour.get("host") else None
     played_on = dt.date.fromisoformat(tour["played_on"]) if tour.get("played_on") else None

@@ -155,7 +155,7 @@ def file_application(tournament: Tournament, *, team_name: str, captain: str, pl
                      captain_player: Player | None = None) -> ChgkApplication:
     """Record a team's application after ``check_application`` (CHGK-1, CHGK-2), audited.
 
-    ``captain_player``: the captain files it from the season's page (issue 42); then it is refused unless the
+    ``captain_player``: the captain files it from the season's page; then it is refused unless the
     registration is open (``applications_open``). An organizer recording a paper application may record a late one: it queues
     after the teams with priority (CHGK-5).
     """
@@ -188,7 +188,7 @@ def file_application(tournament: Tournament, *, team_name: str, captain: str, pl
 def apply_as_captain(user, tournament: Tournament, *, team_name: str, players: Sequence[str],
                      home_university: bool, league: str, played_tournaments: str = "",
                      now: dt.datetime | None = None) -> ChgkApplication:
-    """A signed-in player applies for a team from the season's page and is its captain (CHGK-1, issue 42).
+    """A signed-in player applies for a team from the season's page and is its captain (CHGK-1).
 
     The checks are ``file_application``'s, with the deadline; the captain is the user's confirmed player.
     """
@@ -310,7 +310,7 @@ def admit_application(user, tournament: Tournament, application_id: int, limit: 
 
 @transaction.atomic
 def refuse_application(user, tournament: Tournament, application_id: int, reason: str) -> ChgkApplication:
-    """Refuse one pending application with the reason its captain reads on the season's page (CHGK-5, issue 42)."""
+    """Refuse one pending application with the reason its captain reads on the season's page (CHGK-5)."""
     if not may_decide(user, tournament):
         raise decide_refusal(tournament)
     application = _locked_pending(tournament, application_id)

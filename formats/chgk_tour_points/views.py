@@ -4,7 +4,7 @@
 Everybody reads; only the tournament's organizers and its committee (the curator) write
 (``accounts.permissions.can_set_up``; a ChGK season has no judges), except that a signed-in player
 applies for a team as its captain, and the organizing committee
-(``services.may_decide``) admits or refuses applications (issue 42). Every page runs a fixed number
+(``services.may_decide``) admits or refuses applications. Every page runs a fixed number
 of queries whatever the season's size (``tests/test_chgk_setup.py``).
 """
 
@@ -94,7 +94,7 @@ APPLICATIONS_TEMPLATE = "chgk_tour_points/applications.html"
 
 
 def applications_view(request: HttpRequest, slug: str) -> HttpResponse:
-    """The queue (CHGK-5) for everybody; a captain's application and its state (CHGK-1, issue 42); the
+    """The queue (CHGK-5) for everybody; a captain's application and its state (CHGK-1); the
     organizers record paper applications, admit the queue or one application, refuse one with a reason."""
     tournament = _tournament(slug)
     organizer = can_set_up(request.user, tournament)
@@ -145,7 +145,7 @@ def applications_view(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _captain_apply(request: HttpRequest, tournament: Tournament, organizer: bool) -> HttpResponse:
-    """CHGK-1, issue 42: the signed-in player applies for a team and is its captain."""
+    """CHGK-1: the signed-in player applies for a team and is its captain."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     form = CaptainApplicationForm(request.POST)
@@ -170,7 +170,7 @@ def _captain_apply(request: HttpRequest, tournament: Tournament, organizer: bool
 
 
 def _decide(request: HttpRequest, tournament: Tournament, organizer: bool, action: str) -> HttpResponse:
-    """CHGK-5, issue 42: the organizers admit one application or refuse it with a reason."""
+    """CHGK-5: the organizers admit one application or refuse it with a reason."""
     form = DecisionForm(request.POST)
     if not form.is_valid():
         errors_as_messages(request, form)

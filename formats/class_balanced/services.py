@@ -83,7 +83,7 @@ def generate(stage: Stage, seed: str, progress: Callable[[int, int], None] | Non
         ])
         stage.seed = str(seed)
         stage.save(update_fields=["seed"])
-        # the games are written in bulk: the history gets the table as one entry (issue 17, item 4)
+        # the games are written in bulk: the history gets the table as one entry
         audit.record("schedule", stage, None, {"seed": str(seed), "games": [
             f"{slot.number}: {', '.join(teams_)}" for slot, teams_, _classes in rows]})
     return len(rows)

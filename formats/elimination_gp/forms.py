@@ -49,7 +49,7 @@ class DrawForm(forms.Form):
                 for line in self.cleaned_data["teams"].splitlines() if line.strip()]
 
 
-# --- the committee's decisions of one stage (issue 17, item 12; GP-16..GP-19, GP-21) ---
+# --- the committee's decisions of one stage (GP-16..GP-19, GP-21) ---
 
 TIE_BREAK_PLACES = 10
 QUALIFY_SCOPES = (("vacancy", _("fills a vacancy of this stage (GP-18)")),

@@ -283,7 +283,7 @@ def finalists_view(request: HttpRequest, slug: str) -> HttpResponse:
     })
 
 
-# --------------------------------------------------------------------------- committee decisions (issue 17)
+# --------------------------------------------------------------------------- committee decisions
 
 
 def _stage_people(stage: Stage) -> tuple[list[str], list[int]]:

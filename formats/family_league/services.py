@@ -375,7 +375,7 @@ def draw_qualifying_groups(user, tournament: Tournament, seed: str) -> list[list
                                            for i, n in enumerate(names)])
         stage.seed = seed
         stage.save(update_fields=["seed"])
-        # the groups' teams are written in bulk: the history gets the draw as one entry (issue 17, item 4)
+        # the groups' teams are written in bulk: the history gets the draw as one entry
         record("draw", stage, None, {"seed": seed, "groups": {str(i + 1): list(names) for i, names in
                                                               enumerate(drawn)}}, user=user)
     return drawn

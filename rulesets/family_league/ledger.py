@@ -1,4 +1,4 @@
-"""Every game of a family league judged once, and after a change only what the change can affect (issue 20).
+"""Every game of a family league judged once, and after a change only what the change can affect.
 
 ``analyse`` gives the ``LeagueAnalysis`` of a tournament's facts: each game's judgement (``GameRecord``: its
 seats' FL-15 verdicts and FL-13/FL-14 values, its FL-15.1/FL-10 no-shows), the per-stage sums the standings

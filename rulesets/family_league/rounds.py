@@ -3,7 +3,7 @@ FL-16's penalties, which the standings write over their games' figures on a copy
 
 A league's stage has 10^4 games: a table of every team's figure in every game is 10^5 values. They are built
 when first read and kept with the ledger's analysis; the analysis after an update carries them over with only
-the judged games' positions written again (issue 20, item 2: a saved result no longer rebuilds them all).
+the judged games' positions written again (a saved result no longer rebuilds them all).
 """
 
 from __future__ import annotations

@@ -169,7 +169,7 @@ def _game_problems(game: Game, pools: tuple[Pool, ...], path: str) -> list[Probl
     low, high = STATS_RANGE
     days = game.game_days
     for pi, seat in enumerate(game.seats):
-        # the seat's path is spelt only for a problem: a league reads 150,000 seats (issue 20)
+        # the seat's path is spelt only for a problem: a league reads 150,000 seats
         if seat.player in seen:
             problems.append(Problem(f"{path}.seats[{pi}].player", _(
                 "%(player)s already has a seat in this game", player=seat.player)))

@@ -1,4 +1,4 @@
-/* Result entry forms (issues 2 and 11): progressive enhancement only; the plain form works without it.
+/* Result entry forms: progressive enhancement only; the plain form works without it.
  * Tour grid: a cell click cycles 0 -> 1 -> ? -> 0, typing a mask redraws its cells, a question's header
  * marks it removed (X) for every team or restores it. Game form: "Add a seat" clones an empty seat row.
  * No inline scripts or handlers: a CSP forbids them. */

@@ -1,4 +1,4 @@
-/* Tournament portal: sortable tables and the print button (issue 17). No library, no inline script (CSP).
+/* Tournament portal: sortable tables and the print button. No library, no inline script (CSP).
  *
  * Every standings and players table (and any table.sortable) gets a button in each column heading: a click sorts
  * the rows of each of its bodies by that column, ascending, then descending; the heading says so in aria-sort.

@@ -1,4 +1,4 @@
-"""The committee's decisions of a Grand Prix stage in the portal, not the admin (issue 17, item 12; GP-16..GP-19)."""
+"""The committee's decisions of a Grand Prix stage in the portal, not the admin (GP-16..GP-19)."""
 
 from __future__ import annotations
 

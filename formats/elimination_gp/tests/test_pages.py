@@ -24,7 +24,7 @@ from tournaments.synthetic import elimination_gp_stage
 pytestmark = pytest.mark.django_db
 
 PAGE_QUERIES = 10
-REGISTRATION_QUERIES = PAGE_QUERIES + 2  # the stage's played players and its draw: the page's one state (issue 41.5)
+REGISTRATION_QUERIES = PAGE_QUERIES + 2  # the stage's played players and its draw: the page's one state
 STAGE = "qualifying-2"
 
 
@@ -385,7 +385,7 @@ def test_gp8_teams_entered_by_hand_need_2_players_from_each_basket(client, serie
 
 
 def test_gp5_my_tournaments_shows_the_players_place_in_the_waiting_list(client, series):
-    """Issue 10: a registered player sees their stage and waiting-list position on "my tournaments"."""
+    """A registered player sees their stage and waiting-list position on "my tournaments"."""
     stage = stage_of(series)
     nicks = fill(stage, 56)
     client.force_login(user_playing_as(nicks[55]))
