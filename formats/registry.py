@@ -14,14 +14,15 @@ A tournament whose ruleset has no home (there is none today) gets an empty
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
 from django.urls import reverse
 
 from formats.rulebook import Rulebook
+from tournaments import labels
 
 
 def is_signed_in(user: Any) -> bool:
@@ -34,7 +35,7 @@ class Link:
     """A link a page shows: its (translated) label and its URL.
 
     ``allowed(user)`` is the permission check of the view the link opens: a page shows the link only to a reader
-    it lets through (issue 17: no link that ends in a refusal); ``None``: everyone may follow it.
+    it lets through (no link that ends in a refusal); ``None``: everyone may follow it.
     """
 
     label: str
@@ -66,6 +67,19 @@ def admin_url(name: str, *args: Any, **query: Any) -> str:
     """The admin page ``name`` (``app_model_action``), with a query string of initial values."""
     url = reverse(f"admin:{name}", args=args)
     return f"{url}?{urlencode(query)}" if query else url
+
+
+@dataclass(frozen=True)
+class StageRegistration:
+    """How a format whose registration opens and closes per stage (GP-2, GP-5) acts on one stage, as the
+    structure page and its API use it: ``open``/``close`` a stage's registration, whether it ``is_open``, the
+    page players register on (``url_name``) and the rules cited."""
+
+    open: Callable[..., Any]
+    close: Callable[..., Any]
+    is_open: Callable[[Any], bool]
+    url_name: str
+    rule: str
 
 
 def _no_links(tournament: Any, user: Any) -> list[Link]:
@@ -110,6 +124,14 @@ class FormatHome:
 
     - ``key``: the ruleset key the home serves; ``urls``: the dotted path of its
       URL module (included at the site root), ``None`` for none;
+    - ``label``: the format's name as the pages say it (translated); ``stage_names``:
+      the name of each of its stage keys (the pages never show a key);
+    - ``examples``: the format's examples in the REST API's documentation, by name
+      (``example(name)``: the first home that has one), and ``"tiebreaks"``, the
+      tie-break figures its tables carry, as the standings schema describes them;
+    - ``stage_registration``: how a stage's registration opens and closes where the
+      format registers per stage (``StageRegistration``), ``None`` where it registers
+      per tournament (``tournaments.structure``);
     - ``tournament_links(tournament, user)``: the links of the tournament's
       header the reader may follow (registration, calendars, setup pages);
     - ``dashboard_items(tournament, now, pending_appeals)``: the organizer
@@ -135,6 +157,10 @@ class FormatHome:
 
     key: str
     urls: str | None = None
+    label: Any = ""
+    stage_names: Mapping[str, Any] = field(default_factory=dict)
+    stage_registration: StageRegistration | None = None
+    examples: Mapping[str, Any] = field(default_factory=dict)
     tournament_links: Callable[[Any, Any], list[Link]] = _no_links
     dashboard_items: Callable[[Any, dt.datetime, list], list[DashboardItem]] = _no_items
     player_items: Callable[..., dict[str, Any]] = _nothing
@@ -156,6 +182,7 @@ def register(home: FormatHome) -> FormatHome:
     if home.key in _HOMES and _HOMES[home.key] is not home:
         raise ValueError(f"a format home for {home.key!r} is already registered")
     _HOMES[home.key] = home
+    labels.name_stages(home.stage_names)
     return home
 
 
@@ -166,6 +193,25 @@ def get(key: str) -> FormatHome:
 
 def for_tournament(tournament: Any) -> FormatHome:
     return get(tournament.ruleset)
+
+
+def example(name: str) -> Any:
+    """The REST documentation's example ``name`` from the first home that has one (the shared API modules name no
+    format: their examples come from the homes)."""
+    for home in _HOMES.values():
+        if name in home.examples:
+            return home.examples[name]
+    raise LookupError(f"no format home has the API example {name!r}")
+
+
+def examples(name: str) -> list[Any]:
+    """Every home's example ``name``, in the order the homes were registered."""
+    return [home.examples[name] for home in _HOMES.values() if name in home.examples]
+
+
+def label(key: str) -> str:
+    """The format's name in the active language; a key no home names is shown as it is."""
+    return str(get(key).label or key)
 
 
 def homes() -> Iterable[FormatHome]:

@@ -3,11 +3,35 @@ entering a tour's masks or a Mafia game (issues 2 and 11)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+
+from tournaments.fact_fields import SEAT
+
+# the game entry form's seat fields besides the player, team and role (tournaments.fact_fields): typed numbers and
+# check boxes, one cell each in the order of the facts
+SEAT_NUMBERS = SEAT.named(("count",))
+SEAT_FLAGS = SEAT.named(("flag",))
+SEAT_CELLS = tuple({"name": f.name, "header": f.mapped.header, "flag": f.kind == "flag",
+                    "not_in_log": not f.mapped.in_log} for f in SEAT.cells)
+
+
+def seat_form_row(value: Callable[[str], Any]) -> dict[str, Any]:
+    """A seat row of the game entry form from its facts (``value(name)`` of each field): a number as its text (blank
+    for none or its default), a flag as a boolean, the rest as it is."""
+    row: dict[str, Any] = {}
+    for field in SEAT.fields:
+        given = value(field.name)
+        if field.kind == "count":
+            row[field.name] = "" if given is None or given == field.default else str(given)
+        elif field.kind == "flag":
+            row[field.name] = bool(given)
+        else:
+            row[field.name] = given
+    return row
 
 
 class ClaimDecisionForm(forms.Form):

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 import rulesets
 from accounts.forms import timezone_choices
-from portal.labels import RULESETS
+from formats import registry
 from rulesets.base import Problem
 from tournaments.setup import DEFAULT_ZONE, MAX_ROOM, MAX_SLUG, form_settings, suggest_slug
 
@@ -28,7 +28,7 @@ FIELDS = ("name", "slug", "timezone", "starts_on", "ends_on", "registration_dead
 
 
 def ruleset_choices() -> list[tuple[str, str]]:
-    return [(key, str(RULESETS.get(key, key))) for key in rulesets.KEYS]
+    return [(key, registry.label(key)) for key in rulesets.keys()]
 
 
 class _ListField(forms.CharField):
@@ -178,4 +178,4 @@ class TournamentCreateForm(forms.Form):
 class RulesetForm(forms.Form):
     """The ruleset a new tournament is created under (the first step of the page)."""
 
-    ruleset = forms.ChoiceField(choices=lambda: [(key, key) for key in rulesets.KEYS])
+    ruleset = forms.ChoiceField(choices=lambda: [(key, key) for key in rulesets.keys()])

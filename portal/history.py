@@ -19,10 +19,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rulesets.messages import DATA_KEY
-from tournaments.audit import SEAT_FIELDS
+from tournaments.fact_fields import SEAT
 from tournaments.labels import stage_label
 from tournaments.messages import render
-from tournaments.models import AuditEntry, RoleChoice, Seat
+from tournaments.models import AuditEntry, RoleChoice
 
 ACTIONS = {
     "create": gettext_lazy("created"), "update": gettext_lazy("changed"), "delete": gettext_lazy("deleted"),
@@ -120,9 +120,9 @@ def _yes_no(value: bool) -> str:
 
 def _seat_text(seat: dict[str, Any]) -> str:
     parts = [str(RoleChoice(seat["role"]).label) if seat.get("role") in RoleChoice.values else str(seat.get("role"))]
-    for name in SEAT_FIELDS[1:]:
+    for name in SEAT.history[1:]:  # after the role (SEAT.history: the role, the numbers, the flags)
         value = seat.get(name)
-        label = Seat._meta.get_field(name).verbose_name
+        label = SEAT.by_name[name].label
         if isinstance(value, bool):
             if value:
                 parts.append(str(label))

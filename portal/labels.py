@@ -12,18 +12,11 @@ from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring.exports import Words
+from tournaments.fact_fields import SEAT
 from tournaments.labels import ITEMS, STAGES
 from tournaments.labels import PENALTY_KINDS as PENALTY_KINDS  # re-exported: the pages import their labels here
 from tournaments.labels import SIDES as SIDES
 from tournaments.labels import stage_label as stage_label
-
-RULESETS = {
-    "chgk_tour_points": _("ChGK: points for places in tours"),
-    "family_league": _("Family league (Mafia)"),
-    "class_balanced": _("Class-balanced tournament (Mafia)"),
-    "elimination_gp": _("Elimination Grand Prix (Mafia)"),
-}
-
 
 CRITERIA = {
     "points": _("points"),
@@ -115,10 +108,8 @@ def round_label(raw) -> str:
 
 
 GAME_FIELDS = {
-    "player": _("player"), "team": _("team"), "role": _("role"), "stats": _("stats"),
-    "days_played": _("days played"), "game_days": _("game days"), "timed_out": _("timed out"),
-    "maniac_kills": _("maniac kills"), "in_final_phase": _("in the last day/night"),
-    "fake_passport": _("fake passport"), "outcome": _("outcome"), "status": _("status"), "omon": _("OMON"),
+    **SEAT.labels(),  # a seat's fields: their models' verbose names (tournaments.fact_fields)
+    "game_days": _("game days"), "outcome": _("outcome"), "status": _("status"), "omon": _("OMON"),
     "number": _("game number"), "round": _("round"), "group": _("group"), "link": _("link"),
     "absent_teams": _("absent teams"), "no_show_eliminated": _("eliminated for a no-show"),
     "scheduled_at": _("scheduled at"), "seats": _("seats"), "version": _("version"),

@@ -10,7 +10,8 @@ from. No ORM, no clock: the moment "now" is passed to the ruleset explicitly.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import MISSING, dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -82,34 +83,85 @@ class Seat:
         return SIDE_OF_ROLE[self.role]
 
 
-def _seat_maker():
-    """``Seat(...)`` with positional fields, without the frozen ``__init__``'s ``object.__setattr__`` per field:
-    three times faster, and a league's loader builds 10^5 seats (issue 20). Equal to ``Seat(...)`` in every way."""
-    new = object.__new__
-    setters = tuple(Seat.__dict__[name].__set__ for name in Seat.__dataclass_fields__)
-    if len(setters) != 9:  # pragma: no cover - kept in step with the fields below
-        raise TypeError("make_seat names every field of Seat")
-    s1, s2, s3, s4, s5, s6, s7, s8, s9 = setters
+@dataclass(frozen=True, slots=True)
+class FactField:
+    """One field of a fact entity, declared once for every layer: ``name`` is the dataclass attribute, the
+    interchange key, the row's column (``tournaments.fact_fields`` maps the references and adds the words), the
+    API field and the history key; ``kind`` says how each layer reads and shows it; ``default`` is the dataclass
+    field's (``required``: it has none, and the interchange requires the key)."""
 
-    def make_seat(player: str, team: str, role: str, stats: int | None = None, timed_out: bool = False,
-                  days_played: int | None = None, maniac_kills: int = 0, in_final_phase: bool = False,
-                  fake_passport: bool = False) -> Seat:
-        seat = new(Seat)
-        s1(seat, player)
-        s2(seat, team)
-        s3(seat, role)
-        s4(seat, stats)
-        s5(seat, timed_out)
-        s6(seat, days_played)
-        s7(seat, maniac_kills)
-        s8(seat, in_final_phase)
-        s9(seat, fake_passport)
-        return seat
-
-    return make_seat
+    name: str
+    kind: str  # one of FIELD_KINDS
+    default: Any = None
+    required: bool = False
 
 
-make_seat = _seat_maker()
+# "name": a player's nick or a team's name (a reference: the row holds its key); "choice": one of a closed list;
+# "count": a whole number of at least 0; "flag": true or false
+FIELD_KINDS = ("name", "choice", "count", "flag")
+
+
+def fact_fields(entity: type, **kinds: str) -> tuple[FactField, ...]:
+    """The declaration of ``entity``'s fields (``kind`` of each, every field once, in the dataclass's order), the
+    defaults read from the dataclass."""
+    declared = entity.__dataclass_fields__
+    if list(kinds) != list(declared) or not set(kinds.values()) <= set(FIELD_KINDS):
+        raise TypeError(f"{entity.__name__}: declare the kind of each field, in order: {', '.join(declared)}")
+    return tuple(FactField(name, kind, None if declared[name].default is MISSING else declared[name].default,
+                           declared[name].default is MISSING) for name, kind in kinds.items())
+
+
+# a seat's fields, as every layer knows them: a new seat flag is a field of ``Seat`` and its kind here (and its
+# column: ``tournaments.fact_fields``, docs/architecture.md "Adding a fact field")
+SEAT_FIELDS = fact_fields(Seat, player="name", team="name", role="choice", stats="count", timed_out="flag",
+                          days_played="count", maniac_kills="count", in_final_phase="flag", fake_passport="flag")
+SEAT_FLAGS = tuple(f.name for f in SEAT_FIELDS if f.kind == "flag")
+
+
+def seat_maker(order: tuple[str, ...]) -> Callable[..., Seat]:
+    """``Seat(...)`` from positional values in ``order`` (every field of ``Seat`` once), without the frozen
+    ``__init__``'s ``object.__setattr__`` per field: three times faster, and a league's loader builds 10^5 seats
+    (issue 20). Equal to ``Seat(...)`` in every way; the fields after the last required one may be left out (their
+    defaults)."""
+    declared = {f.name: f for f in SEAT_FIELDS}
+    if sorted(order) != sorted(declared) or len(set(order)) != len(order):
+        raise TypeError(f"seat_maker names every field of Seat once, not {order}")
+    scope: dict[str, Any] = {"new": object.__new__, "Seat": Seat}
+    params, body = [], []
+    last_required = max(i for i, name in enumerate(order) if declared[name].required)  # defaults only after it
+    for i, name in enumerate(order):
+        scope[f"set{i}"] = Seat.__dict__[name].__set__
+        field_ = declared[name]
+        if i <= last_required:
+            params.append(f"v{i}")
+        else:
+            scope[f"d{i}"] = field_.default
+            params.append(f"v{i}=d{i}")
+        body.append(f"    set{i}(seat, v{i})")
+    source = f"def make_seat({', '.join(params)}) -> Seat:\n    seat = new(Seat)\n" + "\n".join(body) + \
+        "\n    return seat\n"
+    exec(source, scope)  # noqa: S102 - positional setters, as ``dataclasses`` builds its own ``__init__``
+    return scope["make_seat"]
+
+
+make_seat = seat_maker(tuple(f.name for f in SEAT_FIELDS))
+
+
+def flagged_seat_maker(leading: tuple[str, ...]) -> Callable[..., Seat | None]:
+    """``flagged(get, *values)``: the seat of the ``leading`` fields' values and of every flag (``SEAT_FLAGS``) read
+    through ``get`` (a seat object's ``dict.get``), when each flag is true, false or left out (by identity: ``0 ==
+    False``, and 0 is no flag); else None. Built once from the flags, each checked inline: the interchange's quick
+    reading of a plain seat runs for 10^5 seats (``rulesets.interchange.games._plain_seat``)."""
+    flags = [f"f{i}" for i in range(len(SEAT_FLAGS))]
+    values = ", ".join(f"v{i}" for i in range(len(leading)))
+    checks = " and ".join(f"({f} is None or {f} is True or {f} is False)" for f in flags) or "True"
+    source = (f"def flagged(get, {values}):\n"
+              + "".join(f"    {f} = get({name!r})\n" for f, name in zip(flags, SEAT_FLAGS))
+              + f"    if not ({checks}):\n        return None\n"
+              + f"    return make({values}" + "".join(f", {f} is True" for f in flags) + ")\n")
+    scope = {"make": seat_maker((*leading, *SEAT_FLAGS))}
+    exec(source, scope)  # noqa: S102 - see the docstring
+    return scope["flagged"]
 
 
 @dataclass(frozen=True, slots=True)

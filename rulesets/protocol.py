@@ -123,6 +123,11 @@ class Ruleset:
     - ``appeal_policy``: see ``AppealPolicy``.
     - ``rounds``: what a tournament plays, ``"games"`` of Mafia (seats, roles) or
       ``"tours"`` of questions (masks, CHGK-12).
+    - ``teams_per_stage``: its teams are drawn anew for each stage and listed in
+      the stage (GP-8), not at the top of a document; a player may then play for
+      several teams of a tournament.
+    - ``teams_are_families``: a team is a family, so a team that names no family
+      is its own (FL-1, FL-3).
     - Optional extras (``None`` when the ruleset has none):
       ``seat_points(facts, stage_key)``: ``{(game number, nick): (points,
       reason)}`` of a Mafia stage (GP-14, FL-13, CB-8..CB-10); ``game_points(facts,
@@ -147,6 +152,8 @@ class Ruleset:
     compute: Callable[[TournamentFacts, str | None, dt.datetime], Standings]
     appeal_policy: AppealPolicy
     rounds: str = "games"
+    teams_per_stage: bool = False
+    teams_are_families: bool = False
     seat_points: SeatPoints | None = None
     game_points: GamePointsByNumber | None = None
     tour_table: TourTable | None = None

@@ -35,7 +35,7 @@ def test_rulesets_are_pure_no_django_no_clock(path):
         assert clock not in source, f"{path.name} reads the clock: {clock}"
 
 
-@pytest.mark.parametrize("key", rulesets.KEYS)
+@pytest.mark.parametrize("key", rulesets.keys())
 def test_every_ruleset_follows_the_protocol(key):
     module = importlib.import_module(f"rulesets.{key}")
     assert module.KEY == key
@@ -77,11 +77,11 @@ MODULES = project_modules()
 
 def _compares_a_ruleset_key(node: ast.Compare) -> bool:
     operands = [node.left, *node.comparators]
-    if any(isinstance(o, ast.Constant) and o.value in rulesets.KEYS for o in operands):
+    if any(isinstance(o, ast.Constant) and o.value in rulesets.keys() for o in operands):
         return True
     for o in operands:
         if isinstance(o, (ast.Tuple, ast.List, ast.Set)) and any(
-                isinstance(e, ast.Constant) and e.value in rulesets.KEYS for e in o.elts):
+                isinstance(e, ast.Constant) and e.value in rulesets.keys() for e in o.elts):
             return True
     return any((isinstance(o, ast.Attribute) and o.attr == "ruleset") or (isinstance(o, ast.Name) and o.id == "ruleset")
                for o in operands)
@@ -102,6 +102,54 @@ def test_no_code_outside_rulesets_and_the_format_homes_compares_a_ruleset_key():
             if re.search(r"\bruleset\s*(==|!=|\bin\b)", line):
                 offenders.append(f"{path.relative_to(ROOT)}:{number}")
     assert offenders == []
+
+
+# Data of the built-in formats, not lists the portal reads (docs/architecture.md, "Adding a fifth format").
+NAMES_FORMATS = {"config.settings", "tournaments.demo", "tournaments.synthetic"}
+# The ChGK season's own REST endpoints (captains' applications, rating-site imports) use the portal's API layer,
+# which a format home may not import; they call the home's services (docs/architecture.md says so).
+FORMAT_ENDPOINTS = {"portal.api.applications", "portal.api.imports"}
+
+
+def _is_shared(name: str) -> bool:
+    """A module outside every ruleset package and format home."""
+    parts = name.split(".")
+    return not (parts[0] in ("rulesets", "formats") and len(parts) > 1 and parts[1] in rulesets.keys())
+
+
+def test_no_shared_module_names_a_format_key_or_imports_a_format():
+    """The registries are the only lists of formats: a shared module names no ruleset key in its code (its
+    docstrings may) and imports no ruleset package or format home; the API's examples come from the homes."""
+    keys = set(rulesets.keys())
+    offenders = []
+    for name, path in MODULES.items():
+        if not _is_shared(name) or name in NAMES_FORMATS or name == "rulesets":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                      and node.body and isinstance(node.body[0], ast.Expr)
+                      and isinstance(node.body[0].value, ast.Constant)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                offenders += [f"{name}:{node.lineno} names {key}" for key in keys if key in node.value]
+        for imported in _top_level_imports(path, name) | _inner_imports(tree):
+            parts = imported.split(".")
+            if parts[0] in ("rulesets", "formats") and len(parts) > 1 and parts[1] in keys \
+                    and name not in FORMAT_ENDPOINTS:
+                offenders.append(f"{name} imports {imported}")
+    assert offenders == []
+
+
+def _inner_imports(tree: ast.Module) -> set[str]:
+    """Modules imported anywhere in a module (inside functions too), as dotted names."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found |= {node.module, *(f"{node.module}.{alias.name}" for alias in node.names)}
+    return found
 
 
 def _top_level_imports(path: Path, name: str) -> set[str]:
@@ -196,8 +244,8 @@ def test_every_format_has_one_home_registered():
     """Each ruleset has its home (formats/<key>/), registered once, whose URLs the site includes."""
     from formats import registry
 
-    assert sorted(home.key for home in registry.homes()) == sorted(rulesets.KEYS)
-    for key in rulesets.KEYS:
+    assert sorted(home.key for home in registry.homes()) == sorted(rulesets.keys())
+    for key in rulesets.keys():
         home = registry.get(key)
         assert (ROOT / "formats" / key / "home.py").exists()
         assert home.urls is None or importlib.import_module(home.urls).urlpatterns

@@ -17,6 +17,7 @@ from rulesets.errors import NotAllowed
 from rulesets.interchange import web_link
 from tournaments import changes, commands, rosters
 from tournaments import models as m
+from tournaments.fact_fields import SEAT
 
 
 class TournamentScopedAdmin(admin.ModelAdmin):
@@ -241,8 +242,7 @@ class SeatInline(admin.TabularInline):
     model = m.Seat
     extra = 0
     autocomplete_fields = ("player",)
-    fields = ("order", "player", "team", "role", "stats", "timed_out", "days_played", "maniac_kills",
-              "in_final_phase", "fake_passport")
+    fields = ("order", *SEAT.names)
 
 
 class NoShowInline(admin.TabularInline):

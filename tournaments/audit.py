@@ -23,6 +23,7 @@ from django.forms.models import model_to_dict
 
 from accounts.middleware import current_user
 from tournaments.changes import tracking_suspended
+from tournaments.fact_fields import SEAT
 from tournaments.models import AuditEntry, Tournament
 from tournaments.serialize import jsonable
 from tournaments.signals import remember_tournament, tournament_ref
@@ -115,7 +116,7 @@ def record_change(action: str, instance, before: dict[str, Any] | None, after: d
     record(action, instance, before, after, user=user)
 
 
-SEAT_FIELDS = ("role", "stats", "days_played", "maniac_kills", "timed_out", "in_final_phase", "fake_passport")
+SEAT_FIELDS = SEAT.history  # the role, the numbers, the flags (tournaments.fact_fields)
 
 
 def seat_record(seat) -> dict[str, Any]:

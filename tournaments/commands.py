@@ -61,6 +61,7 @@ from rulesets.messages import Text, as_data
 from rulesets.rules import differences, frozen
 from tournaments import audit, grants, purge, rosters, webhooks
 from tournaments.changes import bulk_change, mark_changed
+from tournaments.fact_fields import SEAT
 from tournaments.loader import load_facts
 from tournaments.models import (
     AuditEntry,
@@ -446,9 +447,7 @@ def _store_game(game: Game, stage: Stage, fgame: F.Game, user) -> None:
         old._skip_recompute = True  # the game's own save marks the tournament changed once
         old.delete()
     Seat.objects.bulk_create([
-        Seat(game=game, order=order, player=players[s.player], team=teams[s.team], role=s.role, stats=s.stats,
-             timed_out=s.timed_out, days_played=s.days_played, maniac_kills=s.maniac_kills,
-             in_final_phase=s.in_final_phase, fake_passport=s.fake_passport)
+        Seat(game=game, order=order, player=players[s.player], team=teams[s.team], **SEAT.of(s))
         for order, s in enumerate(fgame.seats)
     ])
     NoShowElimination.objects.bulk_create([

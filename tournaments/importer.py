@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from operator import attrgetter
 from typing import Any
 
 from django.conf import settings
@@ -30,6 +31,7 @@ from tournaments import bulk, game_cache, purge
 from tournaments.audit import record
 from tournaments.changes import bulk_change, mark_changed
 from tournaments.collector import gc_paused
+from tournaments.fact_fields import SEAT
 from tournaments.models import (
     Appeal,
     Decision,
@@ -52,8 +54,8 @@ from tournaments.models import (
 
 GAME_FIELDS = ("stage_id", "number", "group_id", "group_label", "round", "scheduled_at", "status", "outcome", "omon",
                "game_days", "link", "result_recorded_at")
-SEAT_FIELDS = ("game_id", "order", "player_id", "team_id", "role", "stats", "timed_out", "days_played",
-               "maniac_kills", "in_final_phase", "fake_passport")
+SEAT_FIELDS = ("game_id", "order", *SEAT.columns)  # the references (player_id, team_id) first, then SEAT.values
+_seat_values = attrgetter(*SEAT.values)
 
 
 class ImportRefused(Invalid):
@@ -324,8 +326,8 @@ def _create_games(stage: Stage, games, groups, teams: dict[str, Team], players: 
     absences = []
     no_shows = []
     for game_id, g in zip(ids, games):
-        seats += [(game_id, order, players[s.player], team_ids[s.team], s.role, s.stats, s.timed_out, s.days_played,
-                   s.maniac_kills, s.in_final_phase, s.fake_passport) for order, s in enumerate(g.seats)]
+        seats += [(game_id, order, players[s.player], team_ids[s.team], *_seat_values(s))
+                  for order, s in enumerate(g.seats)]
         if g.absent_teams:
             absences += [(game_id, team_ids[t]) for t in g.absent_teams]
         if g.no_show_eliminated:

@@ -5,23 +5,22 @@ Below the format homes and the portal, so that both name stages alike (issue 17:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-STAGES = {
-    "": pgettext_lazy("stage", "latest"),
-    "season": pgettext_lazy("stage", "season"),
-    "qualifying": pgettext_lazy("stage", "qualifying stage"),
-    "final": pgettext_lazy("stage", "final"),
-    "stage-1": pgettext_lazy("stage", "stage 1"),
-    "stage-2": pgettext_lazy("stage", "stage 2"),
-    "stage-3": pgettext_lazy("stage", "stage 3"),
-    "qualifying-1": pgettext_lazy("stage", "qualifying stage 1"),
-    "qualifying-2": pgettext_lazy("stage", "qualifying stage 2"),
-    "qualifying-3": pgettext_lazy("stage", "qualifying stage 3"),
-    "qualifying-4": pgettext_lazy("stage", "qualifying stage 4"),
-    "qualifying-5": pgettext_lazy("stage", "qualifying stage 5"),
-}
+# The stage names come from the format homes (``FormatHome.stage_names``, registered with the home); a stage key
+# names one stage in every format that has it (the family league's and the Grand Prix's ``final``).
+STAGES: dict[str, Any] = {"": pgettext_lazy("stage", "latest")}
+
+
+def name_stages(names: Mapping[str, Any]) -> None:
+    """Add a format's stage names (``formats.registry.register`` does, for each home); a key already named
+    keeps its first name."""
+    for key, name in names.items():
+        STAGES.setdefault(key, name)
 
 
 def stage_label(key: str | None) -> str:

@@ -31,7 +31,7 @@ class TournamentStatus(models.TextChoices):
 class Tournament(models.Model):
     slug = models.SlugField(_("slug"), max_length=100, unique=True)
     name = models.CharField(_("name"), max_length=200)
-    ruleset = models.CharField(_("ruleset"), max_length=40, choices=rulesets.choices())
+    ruleset = models.CharField(_("ruleset"), max_length=40, choices=rulesets.choices)  # a callable: no migration per format
     ruleset_version = models.PositiveIntegerField(_("ruleset version"), default=1)
     settings = models.JSONField(_("ruleset settings"), default=dict, blank=True)
     rules = models.JSONField(

@@ -8,10 +8,11 @@ from typing import Any
 from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from accounts.permissions import confirmed_player_of
 from accounts.zones import zone_of
+from formats.chgk_tour_points.examples import EXAMPLES
 from formats.chgk_tour_points.rules import RULEBOOK
 from formats.chgk_tour_points.services import applications_open, close_played_checklists
 from formats.registry import DashboardItem as Item
@@ -30,7 +31,7 @@ def _may_apply(reader: Any) -> bool:
 
 def tournament_links(tournament: Any, user: Any) -> list[Link]:
     """Applications (CHGK-1, CHGK-5), the hosting order (CHGK-7) and the checklists (CHGK-11); while
-    applications are open, a captain's way to apply for a team (issue 42)."""
+    applications are open, a captain's way to apply for a team."""
     applications = reverse("chgk-applications", args=[tournament.slug])
     links = [Link(_("Season grid"), reverse("chgk-grid", args=[tournament.slug])),  # CHGK-16
              Link(_("Applications"), applications)]
@@ -117,4 +118,6 @@ def archive(tournament: Any) -> None:
 
 
 HOME = FormatHome(key=KEY, urls="formats.chgk_tour_points.urls", tournament_links=tournament_links,
+                  label=gettext_lazy("ChGK: points for places in tours"), examples=EXAMPLES,
+                  stage_names={"season": pgettext_lazy("stage", "season")},
                   dashboard_items=dashboard_items, player_items=player_items, rulebook=RULEBOOK, archive=archive)

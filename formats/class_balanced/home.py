@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import Min
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from accounts.permissions import can_publish_schedules
 from formats.class_balanced.rules import RULEBOOK
@@ -76,5 +77,14 @@ def game_problems(stage: Stage, fgame: F.Game, row: Game) -> list[Problem]:
     return problems
 
 
+STAGE_NAMES = {
+    "stage-1": pgettext_lazy("stage", "stage 1"),
+    "stage-2": pgettext_lazy("stage", "stage 2"),
+    "stage-3": pgettext_lazy("stage", "stage 3"),
+}
+
 HOME = FormatHome(key=KEY, urls="formats.class_balanced.urls", tournament_links=tournament_links,
+                  label=gettext_lazy("Class-balanced tournament (Mafia)"), stage_names=STAGE_NAMES,
+                  examples={"tiebreaks": "class_balanced `mafia_wins`, `mafia_draws`, `mafia_wins_13`, "
+                                         "`mafia_draws_13`, `maniac_wins`, `points_13`"},
                   dashboard_items=dashboard_items, game_problems=game_problems, rulebook=RULEBOOK)

@@ -7,13 +7,16 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from accounts.permissions import can_record_decisions
+from formats.elimination_gp import services
 from formats.elimination_gp.models import StageRegistration
 from formats.elimination_gp.rules import RULEBOOK
 from formats.elimination_gp.services import roster_of, settings_of
 from formats.registry import DashboardItem as Item
 from formats.registry import FormatHome, Link
+from formats.registry import StageRegistration as PerStageRegistration
 from rulesets.elimination_gp import KEY
 from rulesets.elimination_gp.finalists import FINAL_STAGE
 from scoring.models import StandingsSnapshot
@@ -23,7 +26,7 @@ from tournaments.models import Tournament
 
 def tournament_links(tournament: Any, user: Any) -> list[Link]:
     """The series' finalists (GP-16..GP-19), each stage's registration (GP-3..GP-6) and, for the committee, each
-    stage's committee decisions (GP-18, issue 17)."""
+    stage's committee decisions (GP-18)."""
     links = [Link(_("Finalists"), reverse("gp-finalists", args=[tournament.slug]))]
     for stage in tournament.stages.all():
         links.append(Link(_("Registration: %(stage)s") % {"stage": stage_label(stage.key)},
@@ -109,7 +112,25 @@ def next_steps(tournament: Any, now: dt.datetime) -> list[Item]:
             for stage in stages.distinct().order_by("order")]
 
 
+STAGE_NAMES = {
+    "qualifying-1": pgettext_lazy("stage", "qualifying stage 1"),
+    "qualifying-2": pgettext_lazy("stage", "qualifying stage 2"),
+    "qualifying-3": pgettext_lazy("stage", "qualifying stage 3"),
+    "qualifying-4": pgettext_lazy("stage", "qualifying stage 4"),
+    "qualifying-5": pgettext_lazy("stage", "qualifying stage 5"),
+    "final": pgettext_lazy("stage", "final"),
+}
+
+# GP-2: a stage's registration opens once its conditions are published; GP-5: it closes on its own, before the
+# tournament's deadline, and its invitations close with it.
+STAGE_REGISTRATION = PerStageRegistration(open=services.open_registration, close=services.close_registration,
+                                          is_open=services.registration_open, url_name="gp-registration",
+                                          rule="GP-2, GP-5")
+
 HOME = FormatHome(key=KEY, urls="formats.elimination_gp.urls", tournament_links=tournament_links,
+                  label=gettext_lazy("Elimination Grand Prix (Mafia)"), stage_names=STAGE_NAMES,
+                  stage_registration=STAGE_REGISTRATION,
+                  examples={"tiebreaks": "elimination_gp `remaining_players`"},
                   player_items=player_items, prize_rule=prize_rule,
                   game_entry_context=game_entry_context, rulebook=RULEBOOK, decision_url=decision_url,
                   next_steps=next_steps)

@@ -9,7 +9,9 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
+from formats.family_league.examples import EXAMPLES
 from formats.family_league.rules import RULEBOOK
 from formats.family_league.services import (
     can_manage_calendar,
@@ -34,7 +36,7 @@ def tournament_links(tournament: Any, user: Any) -> list[Link]:
     if not is_signed_in(user):
         return links  # the others are for signed-in readers: an anonymous reload of the table reads no stage
     links.append(Link(_("Apply"), reverse("family-apply", args=[tournament.slug]), signed_in=True,
-                      allowed=lambda reader: bool(families_headed_by(reader))))  # FL-1: heads only (issue 17)
+                      allowed=lambda reader: bool(families_headed_by(reader))))  # FL-1: heads only
     links.append(Link(_("Qualifying groups"), reverse("family-groups", args=[tournament.slug]), signed_in=True,
                       allowed=lambda reader: can_manage_calendar(reader, tournament)))
     for stage in tournament.stages.all():
@@ -100,6 +102,12 @@ def next_steps(tournament: Any, now: dt.datetime) -> list[Item]:
                  rule="FL-8")]
 
 
+STAGE_NAMES = {
+    "qualifying": pgettext_lazy("stage", "qualifying stage"),
+    "final": pgettext_lazy("stage", "final"),
+}
+
 HOME = FormatHome(key=KEY, urls="formats.family_league.urls", tournament_links=tournament_links,
+                  label=gettext_lazy("Family league (Mafia)"), stage_names=STAGE_NAMES, examples=EXAMPLES,
                   dashboard_items=dashboard_items, prize_rule=prize_rule, schedule_ics=schedule_ics,
                   rulebook=RULEBOOK, next_steps=next_steps)

@@ -25,6 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import Player
+from formats import registry
 from portal import careers
 from portal.api.common import ApiPagination, WellFormedInput
 from rulesets.base import Problem
@@ -102,17 +103,8 @@ CAREER_EXAMPLE = {
               {"role": "don", "side": "mafia", "games": 3, "wins": 2, "win_rate": 0.6667}],
     "total": {"role": None, "side": None, "games": 15, "wins": 9, "win_rate": 0.6},
     "tournaments": {"count": 2, "next": None, "previous": None, "results": [
-        {"slug": "mt-autumn-2014", "name": "Турнирные Мастера, осень 2014", "ruleset": "family_league",
-         "starts_on": "2014-09-01", "teams": [{"id": 4, "name": "Eternity", "stage": None, "captain": True}],
-         "results": [{"stage": "final", "rank": None, "points": 5.5, "games": 3, "status": None}],
-         "awards": [{"stage": "final", "place": 1, "team": "Eternity", "team_award": True, "items": ["gold cup"],
-                     "prize": 6000, "currency": "mf"}],
-         "season": []},
-        {"slug": "chgk-spring", "name": "Гран-при МУБК", "ruleset": "chgk_tour_points", "starts_on": "2014-02-01",
-         "teams": [{"id": 31, "name": "Знатоки", "stage": None, "captain": False}], "results": [], "awards": [],
-         "season": [{"team": "Знатоки", "rank": 2, "points": 27.0, "status": "active", "hosted_tour": 2,
-                     "tours": [{"tour": 1, "role": "played", "place": "1-2", "points": 9.0, "correct": 5},
-                               {"tour": 2, "role": "host", "place": None, "points": 0.0, "correct": None}]}]},
+        registry.example("career_tournament"),
+        registry.example("career_season"),
     ]},
 }
 

@@ -17,13 +17,13 @@ from rest_framework import serializers
 
 from accounts.models import Family, Player
 from portal.api.common import ZonedDateTimeField, zone_of
+from tournaments.fact_fields import SEAT, MappedField
 from tournaments.models import (
     Game,
     GameStatus,
     NoShowElimination,
     Outcome,
     Penalty,
-    RoleChoice,
     RosterEntry,
     Seat,
     Stage,
@@ -110,8 +110,7 @@ class SeatSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Seat
-        fields = ["order", "player", "team", "role", "stats", "timed_out", "days_played", "maniac_kills",
-                  "in_final_phase", "fake_passport"]
+        fields = ["order", *SEAT.names]
 
 
 class GameSerializer(serializers.ModelSerializer):
@@ -153,8 +152,8 @@ class GameSerializer(serializers.ModelSerializer):
 # the game's own columns only: counting the page then joins no stage or tournament (a filter may still join them)
 GAME_LIST_FIELDS = ("id", "stage_id", "number", "group_label", "round", "scheduled_at", "status", "outcome", "omon",
                     "game_days", "link", "version", "result_recorded_at", "updated_at", "updated_by")
-SEAT_LIST_FIELDS = ("game_id", "order", "player__nick", "team__name", "role", "stats", "timed_out", "days_played",
-                    "maniac_kills", "in_final_phase", "fake_passport")
+SEAT_LIST_FIELDS = ("game_id", "order", *SEAT.reads)
+SEAT_KEYS = ("order", *SEAT.names)  # SeatSerializer's, of SEAT_LIST_FIELDS after the game's key
 
 
 def game_rows(games: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -172,11 +171,9 @@ def game_rows(games: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     if not ids:
         return []
     seats: dict[int, list[dict[str, Any]]] = {pk: [] for pk in ids}
-    for (game_id, order, player, team, role, stats, timed_out, days_played, maniac_kills, in_final_phase,
-         fake_passport) in Seat.objects.filter(game_id__any_of=ids).order_by("order", "id").values_list(*SEAT_LIST_FIELDS):
-        seats[game_id].append({"order": order, "player": player, "team": team, "role": role, "stats": stats,
-                               "timed_out": timed_out, "days_played": days_played, "maniac_kills": maniac_kills,
-                               "in_final_phase": in_final_phase, "fake_passport": fake_passport})
+    for game_id, *values in Seat.objects.filter(game_id__any_of=ids).order_by("order", "id").values_list(
+            *SEAT_LIST_FIELDS):
+        seats[game_id].append(dict(zip(SEAT_KEYS, values)))
     absent: dict[int, list[str]] = {pk: [] for pk in ids}
     for game_id, name in Game.absent_teams.through.objects.filter(game_id__any_of=ids).values_list(
             "game_id", "team__name"):
@@ -247,16 +244,20 @@ class PenaltySerializer(serializers.ModelSerializer):
 # --- the documented shape of writes (validated by the interchange rules, see tournaments.commands) ---
 
 
-class SeatWriteSerializer(serializers.Serializer):
-    player = serializers.CharField(help_text="nick of a player of the tournament")
-    team = serializers.CharField(help_text="name of the player's team")
-    role = serializers.ChoiceField(choices=RoleChoice.choices)
-    stats = serializers.IntegerField(required=False, allow_null=True)
-    timed_out = serializers.BooleanField(required=False)
-    days_played = serializers.IntegerField(required=False, allow_null=True, min_value=0)
-    maniac_kills = serializers.IntegerField(required=False, min_value=0)
-    in_final_phase = serializers.BooleanField(required=False)
-    fake_passport = serializers.BooleanField(required=False)
+def _write_field(field: MappedField) -> serializers.Field:
+    """A fact field as a write documents it, by its kind (``tournaments.fact_fields``)."""
+    if field.kind == "name":
+        return serializers.CharField(required=field.fact.required, help_text=field.mapped.help or None)
+    if field.kind == "choice":
+        return serializers.ChoiceField(choices=field.choices, required=field.fact.required)
+    if field.kind == "count":
+        return serializers.IntegerField(required=False, allow_null=field.default is None, min_value=0)
+    return serializers.BooleanField(required=False)
+
+
+# a seat as a write sends it, the interchange format's seat object: one field a mapped fact field
+SeatWriteSerializer = type("SeatWriteSerializer", (serializers.Serializer,), {
+    "__module__": __name__, **{field.name: _write_field(field) for field in SEAT.fields}})
 
 
 class GameWriteSerializer(serializers.Serializer):

@@ -24,6 +24,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from formats import registry
 from portal.api.common import WellFormedInput
 from portal.api.serializers import TournamentSerializer
 from rulesets.errors import Invalid
@@ -32,10 +33,7 @@ from tournaments.setup import DEFAULT_ZONE, MAX_ROOM, MAX_SLUG, create_tournamen
 
 KEYS = {"name", "slug", "ruleset", "timezone", "starts_on", "ends_on", "registration_deadline", "room", "settings"}
 
-CREATE_EXAMPLE = {"name": "Family league, spring 2025", "slug": "fl-spring-2025", "ruleset": "family_league",
-                  "timezone": "Europe/Moscow", "starts_on": "2025-03-01", "ends_on": "2025-05-31",
-                  "registration_deadline": "2025-02-25T23:59:00+03:00", "room": "Mafia room 3",
-                  "settings": {"groups": 3, "prizes": [5000, 3000, 1000]}}
+CREATE_EXAMPLE = registry.example("create")
 
 
 def read_request(data: Any) -> dict[str, Any]:

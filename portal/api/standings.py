@@ -45,6 +45,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.views import APIView
 
+from formats import registry
 from portal.api.common import DetailSerializer, WellFormedInput
 from portal.labels import sheet_words
 from scoring.exports import standings_csv, standings_xlsx
@@ -148,9 +149,7 @@ class StandingsTeamSerializer(serializers.Serializer):
     points = serializers.FloatField(help_text="rounded to 2 decimals")
     status = serializers.CharField(help_text="active, advanced, eliminated, withdrawn, disqualified or winner")
     tiebreaks = serializers.DictField(child=serializers.FloatField(), help_text=(
-        "by ruleset: chgk_tour_points `correct_answers`, `rating_sum`; family_league `mafia_points`; "
-        "class_balanced `mafia_wins`, `mafia_draws`, `mafia_wins_13`, `mafia_draws_13`, `maniac_wins`, `points_13`; "
-        "elimination_gp `remaining_players`"))
+        "by ruleset: " + "; ".join(registry.examples("tiebreaks"))))
     group = serializers.CharField(required=False, help_text="the team's group, in a stage with groups")
 
 
@@ -186,7 +185,7 @@ class StandingsSerializer(serializers.Serializer):
     awards = StandingsAwardSerializer(many=True, required=False, help_text="where the ruleset gives prizes")
     seed = serializers.CharField(allow_null=True, help_text="the public seed of a random draw that ordered the table")
     best_player = serializers.ListField(child=serializers.CharField(), required=False,
-                                        help_text="class_balanced: the best players' nicks (CB-14)")
+                                        help_text="the best players' nicks, where the ruleset names them (CB-14)")
 
 
 class StandingsView(WellFormedInput, APIView):
@@ -218,14 +217,7 @@ class StandingsView(WellFormedInput, APIView):
             (503, "application/json"): OpenApiResponse(DetailSerializer, description="not computed yet; retry after "
                                                                                       "Retry-After"),
         },
-        examples=[OpenApiExample("Standings", response_only=True, media_type="application/json", value={
-            "format": "tournament-portal/standings/1", "tournament": "mt-autumn-2014", "ruleset": "family_league",
-            "stage": "final", "final": True,
-            "teams": [{"rank": 1, "team": "Eternity", "points": 12.5, "status": "winner",
-                       "tiebreaks": {"mafia_points": 8.0}}],
-            "awards": [{"place": 1, "team": "Eternity", "player": None, "prize": 6000, "currency": "mf",
-                        "items": ["gold cup"]}],
-            "seed": None})],
+        examples=[OpenApiExample("Standings", response_only=True, media_type="application/json", value=registry.example("standings"))],
     )
     def get(self, request, slug: str):
         fmt = getattr(request.accepted_renderer, "format", "json") or "json"

@@ -27,10 +27,10 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from formats import registry
 from portal.api.common import DETAIL_SCHEMA, ERRORS_SCHEMA, WellFormedInput
 from portal.api.serializers import StageSerializer, TourSerializer
 from portal.api.views import SLUG_PATTERN
-from portal.stage_registration import per_stage as stage_registration
 from rulesets.base import Problem
 from rulesets.errors import Invalid, NotFound, Refused
 from tournaments import structure
@@ -154,7 +154,7 @@ class StagesView(WellFormedInput, APIView):
 
 def _stage_registration(user, stage: Stage, state: str) -> None:
     """Open or close one stage's registration, for a format that registers per stage (GP-2, GP-5)."""
-    per_stage = stage_registration(stage.tournament.ruleset)
+    per_stage = registry.get(stage.tournament.ruleset).stage_registration
     if per_stage is None:
         raise Invalid([Problem("registration", _("%(tournament)s registers per tournament, not per stage") % {
             "tournament": stage.tournament.name})])

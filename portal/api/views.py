@@ -87,6 +87,7 @@ from rulesets.base import Problem
 from rulesets.errors import Invalid
 from scoring.exports import schedule_ics
 from tournaments import commands
+from tournaments.fact_fields import SEAT
 from tournaments.importer import ImportRefused, import_document
 from tournaments.models import (
     Game,
@@ -107,12 +108,7 @@ log = logging.getLogger(__name__)
 SLUG_PATTERN = r"[-\w]+"
 
 
-TOURNAMENT_EXAMPLE = {
-    "slug": "mt-autumn-2014", "name": "Турнирные Мастера, осень 2014", "ruleset": "family_league",
-    "ruleset_version": 1, "settings": {"shared_prize": True}, "timezone": "Europe/Moscow",
-    "starts_on": "2014-09-01", "ends_on": None, "registration_deadline": None, "room": "", "status": "running",
-    "facts_version": 42, "stages": ["qualifying", "final"],
-}
+TOURNAMENT_EXAMPLE = registry.example("tournament")
 
 
 def _read_schema(name: str, example: dict, filters: str):
@@ -141,16 +137,7 @@ def _too_large_message() -> str:
         "limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
 
 
-IMPORT_EXAMPLE = {
-    "format": "tournament-portal/1",
-    "tournament": {"slug": "mubk-spring", "name": "Гран-при МУБК, весна", "ruleset": "chgk_tour_points",
-                   "timezone": "Europe/Moscow", "starts_on": "2013-02-07"},
-    "teams": [{"name": "Signum", "captain": "Anna", "players": ["Anna", "Boris"]},
-              {"name": "Rotor", "captain": "Vera", "players": ["Vera", "Gleb"]}],
-    "stages": [{"key": "season", "tours": [
-        {"number": 1, "host": "Signum", "played_on": "2013-02-07", "questions": 8,
-         "masks": {"Rotor": "10110000"}}]}],
-}
+IMPORT_EXAMPLE = registry.example("import")
 
 
 @_read_schema("tournaments", TOURNAMENT_EXAMPLE, "`ruleset`, `status`, `starts_after`/`starts_before`, `name`")
@@ -418,9 +405,9 @@ class FamilyViewSet(WellFormedInput, viewsets.ReadOnlyModelViewSet):
     queryset = Family.objects.select_related("head").order_by("name", "id")
 
 
-SEAT_EXAMPLE = {"order": 0, "player": "Majesty", "team": "Eternity", "role": "don", "stats": 300,
-                "timed_out": False, "days_played": 4, "maniac_kills": 0, "in_final_phase": True,
-                "fake_passport": False}
+SEAT_EXAMPLE = SEAT.example({"order": 0, "player": "Majesty", "team": "Eternity", "role": "don", "stats": 300,
+                             "timed_out": False, "days_played": 4, "maniac_kills": 0, "in_final_phase": True,
+                             "fake_passport": False})  # a field left out: its default (tournaments.fact_fields)
 GAME_EXAMPLE = {"id": 7, "tournament": "mt-autumn-2014", "stage": "final", "number": 12, "group": "1", "round": 6,
                 "timezone": "Europe/Moscow", "scheduled_at": "2014-09-08T19:00:00+04:00", "status": "played",
                 "outcome": "mafia", "omon": False, "game_days": 4, "link": "https://mafia.example/log/123",

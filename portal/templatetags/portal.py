@@ -46,8 +46,14 @@ def stage_label(key) -> str:
 
 
 @register.filter
+def has_rulebook(tournament) -> bool:
+    """Whether the tournament's format explains its rules on ``/t/SLUG/rules/`` (a format home may have none)."""
+    return registry.for_tournament(tournament).rulebook is not None
+
+
+@register.filter
 def ruleset_label(key) -> str:
-    return str(labels.label(labels.RULESETS, key))
+    return registry.label(key)
 
 
 @register.filter

@@ -30,7 +30,7 @@ from accounts.zones import zones_caption
 from formats import registry
 from portal import hooks
 from portal.api.errors import status_of
-from portal.forms import GameForm, TourMasksForm
+from portal.forms import SEAT_CELLS, SEAT_FLAGS, SEAT_NUMBERS, GameForm, TourMasksForm, seat_form_row
 from portal.labels import field_label, in_words
 from portal.paths import path_words
 from portal.views.log_import import log_preview, roster_additions, wants_log_preview, with_roster_offers
@@ -47,8 +47,6 @@ from tournaments.sources.game_log_import import record_adding_players
 BLANK_SEATS = 2  # empty seat rows offered below the recorded ones (the script adds more)
 NEW_GAME_SEATS = 10
 MAX_SEAT_ROWS = 60
-SEAT_FLAGS = ("timed_out", "in_final_phase", "fake_passport")
-SEAT_NUMBERS = ("stats", "days_played", "maniac_kills")
 PATH_INDEX = re.compile(r"^seats\[(\d+)\](?:\.(\w+))?")
 
 
@@ -242,17 +240,12 @@ def _payload(form: GameForm, rows: list[dict[str, Any]], game: Game | None) -> t
 def _seat_rows_of(game: Game | None) -> list[dict[str, Any]]:
     if game is None:
         return []
-    return [{"player": s.player.nick, "team": s.team.name, "role": s.role,
-             "stats": "" if s.stats is None else str(s.stats),
-             "days_played": "" if s.days_played is None else str(s.days_played),
-             "maniac_kills": str(s.maniac_kills) if s.maniac_kills else "",
-             "timed_out": s.timed_out, "in_final_phase": s.in_final_phase, "fake_passport": s.fake_passport}
+    return [{**seat_form_row(lambda name, s=s: getattr(s, name)), "player": s.player.nick, "team": s.team.name}
             for s in game.seats.select_related("player", "team").order_by("order", "pk")]
 
 
 def _blank_seat() -> dict[str, Any]:
-    return {"player": "", "team": "", "role": "civilian", "stats": "", "days_played": "", "maniac_kills": "",
-            "timed_out": False, "in_final_phase": False, "fake_passport": False}
+    return {**seat_form_row(lambda name: None), "player": "", "team": "", "role": "civilian"}
 
 
 def _seat_problems(problems: list[Problem], origin: dict[int, int]) -> tuple[dict[int, list[str]], list[Problem]]:
@@ -368,13 +361,14 @@ def game_entry_view(request: HttpRequest, slug: str, stage_key: str, number: int
         rows = _seat_rows_of(game)
         fields = _stored_fields(game, stage)
         rows += [_blank_seat() for _i in range(max(BLANK_SEATS, NEW_GAME_SEATS - len(rows)))]
-    seat_rows = [{**row, "index": i, "problems": by_row.get(i, [])} for i, row in enumerate(rows)]
+    seat_rows = [{**row, "index": i, "problems": by_row.get(i, []),
+                  "cells": [{**cell, "value": row[cell["name"]]} for cell in SEAT_CELLS]} for i, row in enumerate(rows)]
     nicks = list(Player.objects.filter(roster_entries__team__in=teams).order_by("nick").values_list(
         "nick", flat=True).distinct()) if teams else []
     saved_view = request.method == "GET" and request.GET.get("saved") == "1"
     return render(request, "tournaments/entry_game.html", {
         "tournament": tournament, "stage": stage, "game": game, "fields": fields, "seats": seat_rows,
-        "seat_count": len(seat_rows), "teams": teams,
+        "seat_count": len(seat_rows), "teams": teams, "seat_cells": SEAT_CELLS, "seat_columns": 4 + len(SEAT_CELLS),
         "groups": groups, "group_required": len(groups) > 1, "group_problems": group_problems,
         "new_players": new_players, "roster_import_url": roster_import, "nicks": nicks,
         "version": "" if version is None else version,

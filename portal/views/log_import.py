@@ -26,8 +26,9 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Role
 from accounts.permissions import has_role
-from portal.forms import GameLogForm, LogImportPressedForm
+from portal.forms import GameLogForm, LogImportPressedForm, seat_form_row
 from rulesets.base import Problem
+from tournaments.fact_fields import SEAT
 from tournaments.models import Stage, Tournament
 from tournaments.sources.files import as_text, too_large
 from tournaments.sources.game_log_import import new_nicks, read_game_log
@@ -73,10 +74,8 @@ def log_preview(request: HttpRequest, tournament: Tournament, stage: Stage, numb
               "omon": game["omon"], "game_days": str(game["game_days"]), "round": str(game.get("round") or ""),
               "link": game["link"], "group": game.get("group") or "", "absent_teams": set()}
     new = set(result.new_players)
-    rows = [{"player": s["player"], "team": s["team"] or "", "role": s["role"], "stats": "",
-             "days_played": str(s["days_played"]), "maniac_kills": str(s["maniac_kills"] or ""),
-             "timed_out": s["timed_out"], "in_final_phase": s["in_final_phase"], "fake_passport": False,
-             "unknown_team": s["team"] is None, "new_player": s["player"] in new,
+    rows = [{**seat_form_row(lambda name, s=s: s.get(name) if SEAT.by_name[name].mapped.in_log else None),
+             "team": s["team"] or "", "unknown_team": s["team"] is None, "new_player": s["player"] in new,
              "add": s["player"] in new and s["team"] is not None, "add_team": ""}
             for s in game["seats"]]
     notes = [_("Read from the log of game %(site)d: check it, then save. Nothing is saved yet.") % {

@@ -28,7 +28,7 @@ def tournament_new_view(request: HttpRequest) -> HttpResponse:
         return render(request, "accounts/forbidden.html", {"text": str(refusal)}, status=403)
     chosen = RulesetForm(request.POST if request.method == "POST" else request.GET)
     key = chosen.cleaned_data["ruleset"] if chosen.is_valid() else chosen.data.get("ruleset")
-    if key not in rulesets.KEYS:
+    if key not in rulesets.keys():
         return render(request, "accounts/tournament_new.html", {
             "rulesets": ruleset_choices(), "unknown": key}, status=400 if request.method == "POST" else 200)
     form = TournamentCreateForm(key, request.POST if request.method == "POST" else None)

@@ -29,9 +29,9 @@ from accounts.forms import ActionForm, form_problems
 from accounts.models import Role
 from accounts.permissions import can_see_dashboard, has_role
 from accounts.zones import zone_caption
+from formats import registry
 from portal import forms_structure as sf
 from portal.api.errors import status_of
-from portal.stage_registration import per_stage as stage_registration
 from rulesets.errors import NotAllowed, Refused
 from tournaments import structure
 from tournaments.messages import render as message_text
@@ -116,7 +116,7 @@ def _act(request: HttpRequest, tournament: Tournament, stages: list[Stage], team
         if action == "delete_stage":
             structure.delete_stage(user, stage)
             return _("Stage %(key)s is deleted.") % {"key": stage.key}
-        per_stage = stage_registration(tournament.ruleset)
+        per_stage = registry.get(tournament.ruleset).stage_registration
         if per_stage is None:
             raise Refusal([_("Registration of %(tournament)s is per tournament, not per stage.")
                            % {"tournament": tournament.name}])
@@ -202,7 +202,7 @@ def _tour_act(request: HttpRequest, tournament: Tournament, stages: list[Stage],
 def _page(request: HttpRequest, tournament: Tournament, stages: list[Stage], teams: list[Team],
           problems: list[str], status: int = 200) -> HttpResponse:
     ruleset = rulesets.get(tournament.ruleset)
-    per_stage = stage_registration(tournament.ruleset)
+    per_stage = registry.get(tournament.ruleset).stage_registration
     rows = []
     for stage in stages:
         games = list(stage.games.all())

@@ -55,5 +55,6 @@ RULESET = Ruleset(
         verdict_due=None,  # GP-23 sets no date for the committee's verdict
     ),
     seat_points=seat_points,  # GP-14
+    teams_per_stage=True,  # GP-8: one team a stage, drawn for the stage
     rule_constants=CONSTANTS,  # GP-22, GP-23
 )

@@ -63,6 +63,7 @@ RULESET = Ruleset(
     ),
     seat_points=seat_points,  # FL-13, FL-14
     game_points=game_points,  # FL-13, FL-14 by game
-    forget=ledger.forget,  # the ledger kept for incremental recomputes (issue 20)
+    teams_are_families=True,  # FL-1, FL-3: a team is its family
+    forget=ledger.forget,  # the ledger kept for incremental recomputes
     rule_constants=CONSTANTS,  # FL-15, FL-17, FL-19
 )

@@ -22,7 +22,6 @@ from rulesets.interchange.limits import (
     MAX_TEAMS,
     MAX_TIMEZONE,
     MAX_TOURNAMENT_NAME,
-    STAGE_KEYS,
     TOP_KEYS,
     TOURNAMENT_KEYS,
 )
@@ -161,7 +160,7 @@ def _parse_tournament(r: Reader, value: Any) -> _Tournament:
     if slug is not None and (len(slug) > 100 or not all(c.isalnum() or c in "-_" for c in slug)):
         r.fail("tournament.slug", _("may hold only letters, digits, '-' and '_' (at most 100)"))
     name = r.string(tour_doc.get("name"), "tournament.name", limit=MAX_TOURNAMENT_NAME)
-    key = r.choice(tour_doc.get("ruleset"), "tournament.ruleset", rulesets.KEYS)
+    key = r.choice(tour_doc.get("ruleset"), "tournament.ruleset", rulesets.keys())
     timezone = r.string(tour_doc.get("timezone"), "tournament.timezone", required=False,
                         limit=MAX_TIMEZONE) or "Europe/Moscow"
     try:
@@ -190,14 +189,16 @@ def _bounded_settings(r: Reader, value: Any) -> dict[str, Any]:
 
 
 def _parse_teams_and_stages(r: Reader, doc: dict, key: str) -> tuple[list[Team], list[Stage]]:
-    """The top-level teams (elimination_gp lists its teams in each stage, GP-8) and the stages in order of play."""
+    """The top-level teams (a ruleset whose teams are drawn per stage lists them in each stage, GP-8) and the
+    stages in order of play."""
     teams: list[Team] = []
-    if key == "elimination_gp":
+    ruleset = rulesets.get(key)
+    if ruleset.teams_per_stage:
         if doc.get("teams"):
-            r.fail("teams", _("elimination_gp teams are drawn per stage: list them in each stage's teams"))
+            r.fail("teams", _("%(ruleset)s teams are drawn per stage: list them in each stage's teams", ruleset=key))
     else:
         teams = _parse_teams(r, doc.get("teams"), "teams", key)
-    raw_stages = r.lst(doc.get("stages"), "stages", len(STAGE_KEYS[key]))
+    raw_stages = r.lst(doc.get("stages"), "stages", len(ruleset.stage_keys))
     stages = [_parse_stage(r, s, f"stages[{i}]", key) for i, s in enumerate(raw_stages)]
     kept = [s for s in stages if s is not None]
     _check_stage_order(r, kept, key)

@@ -5,11 +5,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.facts import GAME_STATUSES, MASK_CHARS, OUTCOMES, ROLES, Game, Group, Seat, Stage, Team, Tour, make_seat
+import rulesets
+from rulesets.facts import (
+    GAME_STATUSES,
+    MASK_CHARS,
+    OUTCOMES,
+    ROLES,
+    SEAT_FLAGS,
+    Game,
+    Group,
+    Seat,
+    Stage,
+    Team,
+    Tour,
+    flagged_seat_maker,
+)
 from rulesets.interchange.limits import (
     GAME_KEYS,
     GROUP_KEYS,
-    MAFIA_RULESETS,
     MAX_GAME_DAYS,
     MAX_GAMES,
     MAX_GROUP_NAME,
@@ -23,7 +36,6 @@ from rulesets.interchange.limits import (
     MAX_TEAMS,
     MAX_TOURS,
     SEAT_KEYS,
-    STAGE_KEYS,
     STAGE_KEYS_ALLOWED,
     TOUR_KEYS,
 )
@@ -44,22 +56,24 @@ _NO_SEATS = {"scheduled": _("a scheduled game has no seats"),
 
 
 def _parse_stage(r: Reader, raw: Any, path: str, key: str) -> Stage | None:
-    """A stage of the ruleset ``key``: its teams (elimination_gp only, GP-8), groups, games or tours, and seed."""
+    """A stage of the ruleset ``key``: its teams (where teams are drawn per stage, GP-8), groups, games or tours
+    (as the ruleset's rounds are), and seed."""
+    ruleset = rulesets.get(key)
     s = r.obj(raw, path, STAGE_KEYS_ALLOWED, {"key"})
     if s is None:
         return None
-    stage_key = r.choice(s.get("key"), f"{path}.key", STAGE_KEYS[key])
+    stage_key = r.choice(s.get("key"), f"{path}.key", ruleset.stage_keys)
     if stage_key is None:
         return None
     teams: list[Team] = []
-    if key == "elimination_gp":
+    if ruleset.teams_per_stage:
         teams = _parse_teams(r, s.get("teams"), f"{path}.teams", key)
     elif s.get("teams") is not None:
         r.fail(f"{path}.teams", _("%(ruleset)s lists its teams at the top level", ruleset=key))
     groups = _parse_groups(r, s.get("groups"), path)
     games: list[Game] = []
     tours: list[Tour] = []
-    if key in MAFIA_RULESETS:
+    if ruleset.rounds == "games":
         games = _parse_games(r, s, path)
     else:
         tours = _parse_tours(r, s, path)
@@ -137,7 +151,7 @@ def _parse_seed(r: Reader, seed: Any, path: str) -> str | int | None:
 
 
 def _check_stage_order(r: Reader, stages: list[Stage], key: str) -> None:
-    order = STAGE_KEYS[key]
+    order = rulesets.get(key).stage_keys
     seen: list[str] = []
     for i, stage in enumerate(stages):
         if stage.key in seen:
@@ -235,16 +249,16 @@ def _read_seat(r: Reader, s: Any, spath: str, game_days: int | None, seen_player
     if days_played is not None and game_days is not None and days_played > game_days:
         r.fail(f"{spath}.days_played", _("%(value)s is greater than the game's game_days %(game_days)s",
                                            value=days_played, game_days=game_days))
-    return Seat(
-        player=player, team=team, role=role, stats=stats,
-        timed_out=r.boolean(sd.get("timed_out"), f"{spath}.timed_out"),
-        days_played=days_played, maniac_kills=kills,
-        in_final_phase=r.boolean(sd.get("in_final_phase"), f"{spath}.in_final_phase"),
-        fake_passport=r.boolean(sd.get("fake_passport"), f"{spath}.fake_passport"),
-    )
+    return Seat(player=player, team=team, role=role, stats=stats, days_played=days_played, maniac_kills=kills,
+                **{name: r.boolean(sd.get(name), f"{spath}.{name}") for name in SEAT_FLAGS})
 
 
 _ROLE_SET = frozenset(ROLES)
+
+
+# the seat from the values ``_plain_seat`` reads by name, with every flag read and checked (a seat field of
+# another kind than a flag is read by name here and in ``_read_seat``)
+_flagged_seat = flagged_seat_maker(("player", "team", "role", "stats", "days_played", "maniac_kills"))
 
 
 def _plain_seat(s: Any, game_days: int | None, names: set[str]) -> Seat | None:
@@ -271,10 +285,7 @@ def _plain_seat(s: Any, game_days: int | None, names: set[str]) -> Seat | None:
         kills = 0
     elif type(kills) is not int or not 0 <= kills <= MAX_SEATS - 1 or (kills and role != "maniac"):
         return None
-    timed_out, final, fake = get("timed_out"), get("in_final_phase"), get("fake_passport")
-    if not (_flag(timed_out) and _flag(final) and _flag(fake)):
-        return None
-    return make_seat(player, team, role, stats, timed_out is True, days, kills, final is True, fake is True)
+    return _flagged_seat(get, player, team, role, stats, days, kills)
 
 
 def _storable_name(name: str, names: set[str]) -> bool:
@@ -285,11 +296,6 @@ def _storable_name(name: str, names: set[str]) -> bool:
         return False
     names.add(name)
     return True
-
-
-def _flag(value: Any) -> bool:
-    """None, true or false, by identity (``0 == False``, and 0 is not a boolean)."""
-    return value is None or value is True or value is False
 
 
 def parse_tour(r: Reader, raw: Any, path: str) -> Tour | None:

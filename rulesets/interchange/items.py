@@ -126,9 +126,10 @@ def _parse_appeal(r: Reader, raw: Any, path: str, key: str) -> Appeal | None:
 
 def _appeal_kinds(key: str) -> tuple[str, ...]:
     """The kinds of appeal the ruleset ``key`` hears."""
-    if key == "chgk_tour_points":
-        return ("removal", "accept_answer")
-    if rulesets.get(key).appeal_policy.penalty_deadline is not None:
+    policy = rulesets.get(key).appeal_policy
+    if policy.question_kinds:
+        return policy.question_kinds  # CHGK-19: appeals on a tour's questions
+    if policy.penalty_deadline is not None:
         return ("decision", "penalty")  # FL-19: a judge's penalty is appealable like any decision (roles.md)
     return ("decision",)
 

@@ -1,18 +1,12 @@
-"""The format's names and bounds: format identifiers, each ruleset's stage keys, the keys each object may hold,
-and the limits of a document (documented in docs/interchange-limits.md)."""
+"""The format's names and bounds: format identifiers, the keys each object may hold, and the limits of a
+document (documented in docs/interchange-limits.md). Each ruleset's stage keys are its own (``Ruleset.stage_keys``)."""
 
 from __future__ import annotations
 
+from rulesets.facts import SEAT_FIELDS
+
 FORMAT = "tournament-portal/1"
 EXPORT_FORMAT = "tournament-portal/standings/1"
-
-STAGE_KEYS: dict[str, tuple[str, ...]] = {
-    "chgk_tour_points": ("season",),
-    "family_league": ("qualifying", "final"),
-    "class_balanced": ("stage-1", "stage-2", "stage-3"),
-    "elimination_gp": ("qualifying-1", "qualifying-2", "qualifying-3", "qualifying-4", "qualifying-5", "final"),
-}
-MAFIA_RULESETS = ("family_league", "class_balanced", "elimination_gp")
 
 TOP_KEYS = {"format", "tournament", "players", "families", "teams", "stages", "penalties", "decisions", "appeals", "withdrawals"}
 TOURNAMENT_KEYS = {"slug", "name", "ruleset", "timezone", "starts_on", "settings"}
@@ -23,8 +17,7 @@ STAGE_KEYS_ALLOWED = {"key", "teams", "groups", "games", "tours", "seed"}
 GROUP_KEYS = {"name", "teams"}
 GAME_KEYS = {"number", "group", "round", "scheduled_at", "status", "outcome", "omon", "game_days", "link",
              "absent_teams", "no_show_eliminated", "seats", "result_recorded_at"}
-SEAT_KEYS = {"player", "team", "role", "stats", "timed_out", "days_played", "maniac_kills", "in_final_phase",
-             "fake_passport"}
+SEAT_KEYS = {f.name for f in SEAT_FIELDS}  # rulesets.facts declares a seat's fields
 TOUR_KEYS = {"number", "host", "played_on", "questions", "masks", "absent"}
 PENALTY_KEYS = {"stage", "game", "team", "player", "kind", "code", "points", "decided_at", "published_at", "text"}
 DECISION_KEYS = {"stage", "game", "kind", "code", "outcome", "decided_at", "published_at", "by", "text", "team",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+import rulesets
 from rulesets.facts import LEAGUES, Family, Player, Team
 from rulesets.interchange.limits import (
     FAMILY_KEYS,
@@ -65,6 +66,7 @@ def _parse_families(r: Reader, value: Any) -> list[Family]:
 
 
 def _parse_teams(r: Reader, value: Any, path: str, key: str) -> list[Team]:
+    ruleset = rulesets.get(key)
     out: list[Team] = []
     seen: set[str] = set()
     team_of: dict[str, str] = {}
@@ -86,11 +88,11 @@ def _parse_teams(r: Reader, value: Any, path: str, key: str) -> list[Team]:
             r.fail(f"{tpath}.name", _("team %(team)s is listed twice", team=repr(name)))
             continue
         seen.add(name)
-        if key != "elimination_gp":
+        if not ruleset.teams_per_stage:
             _check_one_roster(r, tpath, name, members, team_of)
         league = r.choice(t.get("league"), f"{tpath}.league", LEAGUES, required=False) or "none"
         family = r.string(t.get("family"), f"{tpath}.family", required=False)
-        if family is None and key == "family_league":
+        if family is None and ruleset.teams_are_families:
             family = name
         out.append(Team(name=name, captain=captain, players=members, league=league,
                         home_university=r.boolean(t.get("home_university"), f"{tpath}.home_university"),

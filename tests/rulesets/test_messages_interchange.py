@@ -54,8 +54,8 @@ def test_a_refused_choice_and_a_too_long_list_keep_their_values_as_parameters():
     doc = family_league()
     doc["tournament"]["ruleset"] = "poker"
     problem = refusals(doc)["tournament.ruleset"]
-    assert problem == "'poker' is not one of " + ", ".join(rulesets.KEYS)
-    message(problem, "%(value)s is not one of %(options)s", value="'poker'", options=", ".join(rulesets.KEYS))
+    assert problem == "'poker' is not one of " + ", ".join(rulesets.keys())
+    message(problem, "%(value)s is not one of %(options)s", value="'poker'", options=", ".join(rulesets.keys()))
 
     doc = family_league()
     doc["stages"] = doc["stages"] * 3

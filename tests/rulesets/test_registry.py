@@ -24,7 +24,7 @@ def imported_modules(path: Path) -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("key", rulesets.KEYS)
+@pytest.mark.parametrize("key", rulesets.keys())
 def test_every_registered_ruleset_is_a_ruleset_under_its_own_key(key):
     ruleset = rulesets.get(key)
     assert isinstance(ruleset, Ruleset)
@@ -34,8 +34,8 @@ def test_every_registered_ruleset_is_a_ruleset_under_its_own_key(key):
 
 
 def test_all_rulesets_and_choices_follow_the_keys():
-    assert [r.key for r in rulesets.all_rulesets()] == list(rulesets.KEYS)
-    assert rulesets.choices() == [(key, key) for key in rulesets.KEYS]
+    assert [r.key for r in rulesets.all_rulesets()] == list(rulesets.keys())
+    assert rulesets.choices() == [(key, key) for key in rulesets.keys()]
 
 
 def test_an_unknown_key_is_refused():

@@ -33,10 +33,11 @@ from django.utils.translation import gettext as _
 from accounts.models import Player
 from rulesets.errors import Conflict, Invalid, NotAllowed, NotFound, Problem, Refused
 from tournaments import commands
+from tournaments.fact_fields import SEAT
 from tournaments.models import Game, GroupTeam, RosterEntry, Stage, Tournament
 from tournaments.sources.mafiaonline_log import assign_teams, log_number, parse_game_log
 
-NOT_IN_THE_LOG = ("stats", "fake_passport")  # what the organizer adds (CB-3 needs stats in class_balanced)
+NOT_IN_THE_LOG = SEAT.not_in_log  # what the organizer adds (tournaments.fact_fields: stats, fake passports)
 
 
 @dataclass

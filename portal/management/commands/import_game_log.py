@@ -70,7 +70,7 @@ class Command(BaseCommand):
         parser.add_argument("--team", action="append", metavar="NICK=TEAM",
                             help="the team of a player no roster of the stage holds (repeatable)")
         parser.add_argument("--stats", action="append", metavar="NICK=STATS",
-                            help="a player's stats, which the log does not show (class_balanced; repeatable)")
+                            help="a player's stats, which the log does not show (where the ruleset needs them, CB-3; repeatable)")
         parser.add_argument("--user", help="the acting user's username (required to write; the audit names it)")
 
     def handle(self, *args, log: str, tournament: str, stage: str, game: int, dry_run: bool, team, stats,
