@@ -8,6 +8,7 @@ from tests.conftest import *  # noqa: F403
 from tests.conftest import (  # noqa: F401
     _eager_unless_real_worker,
     _empty_local_standings_cache,
+    _fast_password_hasher,
     _game_cache_for_every_tournament,
     _webhook_receivers_on_this_machine,
 )

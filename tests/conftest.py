@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import signal
@@ -9,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -17,6 +19,58 @@ from tests.browser import chromium_browser, demo_site, page_factory  # noqa: F40
 DATA = Path(__file__).parent / "data"
 EXAMPLES = DATA / "examples"
 RULESET_KEYS = ("chgk_tour_points", "family_league", "class_balanced", "elimination_gp")
+
+
+def _services_of_this_xdist_worker() -> None:
+    """Under pytest-xdist (``scripts/test`` runs ``-n``) each worker process has its own test database (pytest-django
+    suffixes its name, ``test_NAME_gw0``), and here its own Celery queue (``$CELERY_QUEUE-gw0``) and Redis database
+    (``REDIS_URL``'s number + 1 + the worker's): the Celery workers a test starts, its purges, pings and cache clears,
+    and the cache keys of ids that two workers' databases share never meet. Set before any test runs, for this
+    process and for the processes it starts (they read the environment)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return
+    from django.conf import settings
+    from django.test import override_settings
+
+    queue = f"{os.environ.get('CELERY_QUEUE') or 'portal'}-{worker}"
+    os.environ["CELERY_QUEUE"] = queue
+    changes: dict = {"CELERY_TASK_DEFAULT_QUEUE": queue}
+    redis = os.environ.get("REDIS_URL")
+    if redis:
+        parts = urlsplit(redis)
+        base = int(parts.path.strip("/") or 0)
+        own = urlunsplit(parts._replace(path=f"/{(base + 1 + int(worker.removeprefix('gw'))) % 16}"))
+        os.environ["REDIS_URL"] = own
+        changes["REDIS_URL"] = own
+        if os.environ.get("CELERY_BROKER_URL") == redis:
+            os.environ["CELERY_BROKER_URL"] = own
+        if settings.CELERY_BROKER_URL == redis:
+            changes["CELERY_BROKER_URL"] = own
+        caches = copy.deepcopy(settings.CACHES)
+        if caches["default"].get("LOCATION") == redis:
+            caches["default"]["LOCATION"] = own
+            changes["CACHES"] = caches
+    override_settings(**changes).enable()
+    from config.celery import app
+
+    app.conf.task_default_queue = queue
+    if "CELERY_BROKER_URL" in changes:
+        app.conf.broker_url = changes["CELERY_BROKER_URL"]
+
+
+_services_of_this_xdist_worker()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hasher():
+    """MD5 instead of PBKDF2's million rounds (0.3 s a password on this machine): the users of every test, the
+    demo's included, are made and signed in in microseconds. Only this process: a ``manage.py`` the tests start
+    hashes as production does."""
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
 
 
 def example(key: str) -> dict:
