@@ -119,16 +119,25 @@ def _empty_local_standings_cache():
     """The per-process caches of rendered standings (the API's ``portal.api.standings.local_cache``, the page's
     ``portal.page_cache``) start every test empty.
 
-    Their keys hold the tournament's id and creation time, which a rolled-back test may share with the next.
+    Their keys hold the tournament's id and creation time, which a rolled-back test may share with the next. So
+    does the in-process default cache (the embedded default, LocMem) with the progress of a long job keyed by a
+    stage's id (the class-balanced schedule): a rolled-back test's ids come again in the next test of the process.
     """
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
     from portal import page_cache
     from portal.api.standings import local_cache
 
-    local_cache.clear()
-    page_cache.clear()
+    def empty() -> None:
+        local_cache.clear()
+        page_cache.clear()
+        if isinstance(caches["default"], LocMemCache):  # a shared cache (Redis) is the real worker's too
+            caches["default"].clear()
+
+    empty()
     yield
-    local_cache.clear()
-    page_cache.clear()
+    empty()
 
 
 def real_services_available() -> bool:
