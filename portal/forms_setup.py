@@ -178,4 +178,4 @@ class TournamentCreateForm(forms.Form):
 class RulesetForm(forms.Form):
     """The ruleset a new tournament is created under (the first step of the page)."""
 
-    ruleset = forms.ChoiceField(choices=lambda: [(key, key) for key in rulesets.keys()])
+    ruleset = forms.ChoiceField(choices=rulesets.choices)

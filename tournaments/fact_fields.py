@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
@@ -89,40 +90,40 @@ class EntityMapping:
         kinds = set(kinds)
         return tuple(f.name for f in self.fields if f.kind in kinds)
 
-    @property
+    @cached_property
     def names(self) -> tuple[str, ...]:
         return tuple(f.name for f in self.fields)
 
-    @property
+    @cached_property
     def values(self) -> tuple[str, ...]:
         """The fields held in the row as the facts hold them (no reference): column, fact and API names alike."""
         return tuple(f.name for f in self.fields if not f.mapped.reference)
 
-    @property
+    @cached_property
     def references(self) -> tuple[MappedField, ...]:
         return tuple(f for f in self.fields if f.mapped.reference)
 
-    @property
+    @cached_property
     def columns(self) -> tuple[str, ...]:
         """The row's columns of every field, in order (references by their keys): the importer's bulk rows."""
         return tuple(f.column for f in self.fields)
 
-    @property
+    @cached_property
     def reads(self) -> tuple[str, ...]:
         """The ``values_list`` lookups that give every field's fact value, in order (the API's rows)."""
         return tuple(f.read for f in self.fields)
 
-    @property
+    @cached_property
     def cells(self) -> tuple[MappedField, ...]:
         """The entry form's cells of a seat after its player, team and role: the numbers and flags, in order."""
         return tuple(f for f in self.fields if f.kind in ("count", "flag"))
 
-    @property
+    @cached_property
     def history(self) -> tuple[str, ...]:
         """The fields the history keeps of a row besides its references: the choices, the numbers, the flags."""
         return tuple(sorted(self.values, key=lambda name: KIND_ORDER[self.by_name[name].kind]))
 
-    @property
+    @cached_property
     def not_in_log(self) -> tuple[str, ...]:
         return tuple(f.name for f in self.fields if not f.mapped.in_log)
 

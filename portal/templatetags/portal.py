@@ -10,7 +10,7 @@ from django.utils.formats import number_format
 from accounts.permissions import can_see_history
 from formats import registry
 from portal import labels, table_status
-from portal.rulebook import link_codes
+from portal.rulebook import link_codes, rulebook_of
 from portal.views.live import stamp
 from rulesets.interchange import web_link as is_web_link
 from tournaments.messages import render as render_message
@@ -48,7 +48,7 @@ def stage_label(key) -> str:
 @register.filter
 def has_rulebook(tournament) -> bool:
     """Whether the tournament's format explains its rules on ``/t/SLUG/rules/`` (a format home may have none)."""
-    return registry.for_tournament(tournament).rulebook is not None
+    return rulebook_of(tournament) is not None
 
 
 @register.filter
