@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import os
@@ -71,6 +72,27 @@ def _fast_password_hasher():
 
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         yield
+
+
+@contextlib.contextmanager
+def celery_conf(**values):
+    """Celery's configuration with ``values`` set, given back exactly as it was: a key the test did not find
+    overridden is removed again, so that it reads the Django settings live (a restored copy would freeze
+    ``task_always_eager`` at the test's value for every later test of the process)."""
+    from config.celery import app
+
+    changes = app.conf.changes
+    before = {name: changes[name] for name in values if name in changes}
+    for name, value in values.items():
+        app.conf[name] = value
+    try:
+        yield app
+    finally:
+        for name in values:
+            if name in before:
+                changes[name] = before[name]
+            else:
+                changes.pop(name, None)
 
 
 def example(key: str) -> dict:

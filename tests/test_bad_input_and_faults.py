@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import logging
@@ -34,12 +35,11 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from config import health
-from config.celery import app as celery_app
 from config.logs import OneLineFormatter
 from portal.api import views as api_views
 from rulesets.errors import Invalid
 from rulesets.interchange import MAX_DOCUMENT_DEPTH
-from tests.conftest import example
+from tests.conftest import celery_conf, example
 from tournaments.faults import database_unavailable, once_more_after_race
 from tournaments.importer import ImportRefused, import_document
 from tournaments.models import Game, Penalty, Tour, Tournament
@@ -251,15 +251,13 @@ def test_the_interchange_import_refuses_a_number_that_is_not_finite_at_its_path(
 @pytest.fixture
 def broker_at(settings):
     """Celery's broker at the URL given (tasks no longer eager), restored afterwards."""
-    saved = {name: celery_app.conf[name] for name in ("broker_url", "broker_write_url")}
+    with contextlib.ExitStack() as stack:
 
-    def point(url: str) -> None:
-        settings.CELERY_TASK_ALWAYS_EAGER = False
-        celery_app.conf.broker_url = celery_app.conf.broker_write_url = url
+        def point(url: str) -> None:
+            settings.CELERY_TASK_ALWAYS_EAGER = False
+            stack.enter_context(celery_conf(broker_url=url, broker_write_url=url))
 
-    yield point
-    for name, value in saved.items():
-        celery_app.conf[name] = value
+        yield point
 
 
 def redis_answers() -> bool:

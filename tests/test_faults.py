@@ -36,7 +36,7 @@ from config.celery import app as celery_app
 from scoring import services, tasks
 from scoring.models import RecomputeRun, StandingsSnapshot
 from scoring.services import ABANDONED, current_export, recompute
-from tests.conftest import example, real_services_available, start_worker, stop_worker
+from tests.conftest import celery_conf, example, real_services_available, start_worker, stop_worker
 from tests.test_recompute import kill_worker_mid_recompute, wait_for_version
 from tournaments.importer import import_document
 from tournaments.models import Game, Mask, Tour, Tournament
@@ -64,15 +64,10 @@ def redis_down(settings):
     settings.CACHES = {"default": {"BACKEND": "config.cache.ResilientRedisCache", "LOCATION": CLOSED_PORT,
                                    "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}}
     settings.CELERY_TASK_ALWAYS_EAGER = False
-    saved = {name: celery_app.conf[name] for name in ("broker_url", "broker_write_url", "task_always_eager")}
-    celery_app.conf.broker_url = CLOSED_PORT
-    celery_app.conf.broker_write_url = CLOSED_PORT
-    celery_app.conf.task_always_eager = False
-    celery_app._pool = None
-    celery_app.amqp._producer_pool = None
-    yield
-    for name, value in saved.items():
-        celery_app.conf[name] = value
+    with celery_conf(broker_url=CLOSED_PORT, broker_write_url=CLOSED_PORT, task_always_eager=False):
+        celery_app._pool = None
+        celery_app.amqp._producer_pool = None
+        yield
     celery_app._pool = None
     celery_app.amqp._producer_pool = None
 
@@ -143,6 +138,16 @@ def test_an_outdated_table_read_with_redis_unreachable_is_served_and_recomputed(
     assert latest(tournament).facts_version == tournament.facts_version
     second = anonymous.get(f"{API}/tournaments/{tournament.slug}/standings/")
     assert second.status_code == 200 and "X-Standings-Outdated" not in second
+
+
+def test_after_redis_was_unreachable_celery_reads_eagerness_from_the_settings_again(settings):
+    """The fixture above gives Celery's configuration back as it found it: a copy of its values would have frozen
+    ``task_always_eager`` off, and a later test's ``.delay()`` in the same process (the class-balanced schedule
+    page's, under pytest-xdist) went to a broker that is not there instead of running."""
+    assert settings.CELERY_TASK_ALWAYS_EAGER is True
+    assert celery_app.conf.task_always_eager is True
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    assert celery_app.conf.task_always_eager is False
 
 
 # --- item 5 in-process, with mocks: the fallback's rules ---
