@@ -1,4 +1,4 @@
-# The portal's production image (issue 19, item 8): the pinned dependencies of requirements.lock, the code,
+# The portal's production image: the pinned dependencies of requirements.lock, the code,
 # the static files collected at build time (hashed and compressed, served by WhiteNoise), DEBUG off, run as
 # an unprivileged user. docker-compose.yml runs it as migrate (one-shot), web, worker and beat; the secrets
 # (SECRET_KEY, the database password) come from the environment at run time, never from the image.

@@ -1,4 +1,4 @@
-"""A player's career across tournaments, and the site-wide Mafia ranking by role (issue 38, item 5).
+"""A player's career across tournaments, and the site-wide Mafia ranking by role.
 
 The player's page (``/players/ID/``) and ``GET /api/v1/players/ID/career/`` read the same things here:
 

@@ -1,6 +1,6 @@
-"""The organizer's dashboard: what in one tournament needs a person now, each with where to fix it (issue 10).
+"""The organizer's dashboard: what in one tournament needs a person now, each with where to fix it.
 
-The first section, ``next``, says what to do next (issue 42.2): the format home's steps (``next_steps``), the
+The first section, ``next``, says what to do next: the format home's steps (``next_steps``), the
 next game or tour to enter and the appeals waiting, each linking to the page that does it.
 
 Every item is read from stored facts and the stored standings snapshots
@@ -103,7 +103,7 @@ def _pending(tournament: Tournament) -> list[Appeal]:
 
 
 def _setting_up(tournament: Tournament) -> list[Item]:
-    """A new tournament's first steps, on the portal's own pages: its stages, its teams, its judges (issue 42)."""
+    """A new tournament's first steps, on the portal's own pages: its stages, its teams, its judges."""
     has = Tournament.objects.filter(pk=tournament.pk).annotate(
         has_stages=Exists(Stage.objects.filter(tournament=OuterRef("pk"))),
         has_teams=Exists(Team.objects.filter(tournament=OuterRef("pk"))),
@@ -123,7 +123,7 @@ def _setting_up(tournament: Tournament) -> list[Item]:
 
 
 def next_steps(tournament: Tournament, now: dt.datetime, *, organizer: bool = True) -> list[Item]:
-    """Issue 42.2: what the organizer does next, each with the page that does it: the format's own steps (open a
+    """What the organizer does next, each with the page that does it: the format's own steps (open a
     stage's registration, draw the groups, ...), the next result to enter, the appeals waiting."""
     pending = Appeal.objects.filter(tournament=tournament, verdict__isnull=True).count()
     setting_up = _setting_up(tournament) if organizer else []  # the organizer's acts (spec/roles.md)
@@ -224,7 +224,7 @@ _GAME_PATH = re.compile(r"^(stages\[(\d+)\]\.games\[(\d+)\])")
 
 def _conflicts(tournament: Tournament) -> list[Item]:
     """The later games a confirmed correction put in conflict (``commands.conflicts_of``), one item per game,
-    its problems in words, linking to its result form, until they are resolved (issue 41.3)."""
+    its problems in words, linking to its result form, until they are resolved."""
     problems = conflicts_of(tournament)
     if not problems:
         return []

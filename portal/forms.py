@@ -1,5 +1,5 @@
 """Forms of the site-wide pages' POSTs: deciding a player claim, marking a prize paid (GP-22, GP-22a, FL-20),
-entering a tour's masks or a Mafia game (issues 2 and 11)."""
+entering a tour's masks or a Mafia game."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ class AdoptRulesForm(forms.Form):
         error_messages={"required": _("Tick the box to confirm: the tables will change and the change is logged.")})
 
 
-# --- result entry (issues 2 and 11): the fields are read as typed; the write commands judge them ---
+# --- result entry: the fields are read as typed; the write commands judge them ---
 
 
 class _PresentCharField(forms.CharField):
@@ -124,7 +124,7 @@ class GameForm(forms.Form):
     group = _PresentCharField(required=False, strip=False)
     absent = _NamesField(required=False)
     version = forms.CharField(required=False, strip=False)
-    accept_conflicts = forms.BooleanField(required=False)  # issue 41.3: save despite the later games it upsets
+    accept_conflicts = forms.BooleanField(required=False)  # save despite the later games it upsets
 
     def __init__(self, *args: Any, max_seats: int, seat_numbers: Iterable[str], seat_flags: Iterable[str],
                  **kwargs: Any) -> None:
@@ -143,7 +143,7 @@ class GameForm(forms.Form):
                 self.fields[f"seat-{i}-{key}"] = forms.CharField(required=False)
             for key in self.seat_flags:
                 self.fields[f"seat-{i}-{key}"] = forms.BooleanField(required=False)
-            # issue 41: "add the player to the roster" (a nick the portal does not know, from a game log)
+            # "add the player to the roster" (a nick the portal does not know, from a game log)
             self.fields[f"seat-{i}-add"] = forms.BooleanField(required=False)
             self.fields[f"seat-{i}-add_team"] = forms.CharField(required=False, strip=False)
 
@@ -170,7 +170,7 @@ class LogImportPressedForm(forms.Form):
 
 
 class GameLogForm(forms.Form):
-    """The entry form's "import from game log" box (issue 18): the saved page, or its HTML pasted."""
+    """The entry form's "import from game log" box: the saved page, or its HTML pasted."""
 
     log_file = forms.FileField(required=False, label=_("Game log page"))
     log_text = forms.CharField(required=False, strip=False, widget=forms.Textarea, label=_("or paste its HTML"))
@@ -196,7 +196,7 @@ class MultipleFileField(forms.FileField):
 
 
 class _SeasonFileForm(forms.Form):
-    """The season imports' pages (issue 38): a file uploaded or its text pasted, and which button: preview or
+    """The season imports' pages: a file uploaded or its text pasted, and which button: preview or
     import."""
 
     ACTIONS = (("preview", _("Preview")), ("import", _("Import")))
@@ -210,7 +210,7 @@ class _SeasonFileForm(forms.Form):
 
 
 class RosterFileForm(_SeasonFileForm):
-    """Rosters from a file (issue 38.1): the clan list or CSV, into teams or families."""
+    """Rosters from a file: the clan list or CSV, into teams or families."""
 
     format = forms.ChoiceField(choices=(("auto", _("by its lines")), ("clans", _("clan list: Clan: nick, nick")),
                                         ("csv", _("CSV: team,player[,captain]"))), required=False, label=_("Format"))
@@ -218,7 +218,7 @@ class RosterFileForm(_SeasonFileForm):
 
 
 class LogBatchForm(forms.Form):
-    """Game logs in a batch (issue 38.2): the logs (files or a folder, or those the preview carried), the stage,
+    """Game logs in a batch: the logs (files or a folder, or those the preview carried), the stage,
     and the stage list that places them."""
 
     action = forms.ChoiceField(choices=_SeasonFileForm.ACTIONS, required=False)
@@ -241,7 +241,7 @@ class LogBatchForm(forms.Form):
 
 
 class PenaltyFileForm(_SeasonFileForm):
-    """Penalties from a file (issue 38.3), with the stage list that places their games."""
+    """Penalties from a file, with the stage list that places their games."""
 
     stage_list_file = forms.FileField(required=False, label=_("Stage list"))
     stage_list = forms.CharField(required=False, strip=False, widget=forms.Textarea,

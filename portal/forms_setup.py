@@ -1,4 +1,4 @@
-"""The form of a new tournament (issue 42, item 1): its own facts, and one field per setting of its ruleset.
+"""The form of a new tournament: its own facts, and one field per setting of its ruleset.
 
 A setting's field is typed as its default is (``setting_field``): a whole number, a tick box, a text, a list of
 numbers or texts separated by commas, and JSON for a table (an object, a list of objects). The form only reads

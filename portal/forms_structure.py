@@ -1,4 +1,4 @@
-"""The forms of a tournament's structure page (issue 42, item 1): stages, groups, tours, game slots, registration.
+"""The forms of a tournament's structure page: stages, groups, tours, game slots, registration.
 
 A form only reads what was typed; whether it may be done (a key taken, a tour number taken) is the command's
 judgement (``tournaments.structure``), refused in words naming the field. Times are typed in the tournament's zone.

@@ -1,4 +1,4 @@
-"""The history page's words for audit entries (issue 17, item 4): who, when, what, and a readable before and after
+"""The history page's words for audit entries: who, when, what, and a readable before and after
 per field in the reader's language: field names from the models' verbose names, references by name instead of
 ids, seats and masks line by line.
 

@@ -118,7 +118,7 @@ _FIELD_WORD = re.compile(r"\b(" + "|".join(k for k in GAME_FIELDS if "_" in k) +
 
 
 def field_label(key: str) -> str:
-    """A game's or seat's field as the entry form names it (issue 17: problems in words, not field ids)."""
+    """A game's or seat's field as the entry form names it (problems in words, not field ids)."""
     return str(GAME_FIELDS.get(key, key.replace("_", " ")))
 
 
@@ -138,7 +138,7 @@ INDICATORS = {
 
 def status_label(key: str | None, final: bool = False) -> str:
     """A row's status in words. In a final table a row still ``active`` has finished the tournament: the export
-    keeps the spec's code (``active``), every page and sheet says "finished" (issue 41.5: one word everywhere)."""
+    keeps the spec's code (``active``), every page and sheet says "finished" (one word everywhere)."""
     if final and key == "active":
         return pgettext("team status", "finished")
     return str(label(TEAM_STATUSES, key))

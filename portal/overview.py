@@ -1,4 +1,4 @@
-"""What "my tournaments" shows a logged-in player, in a fixed number of queries (issue 10).
+"""What "my tournaments" shows a logged-in player, in a fixed number of queries.
 
 Teams the player is on (their registrations), games and tours to come with
 times in the viewer's zone (``User.timezone``) and the tournament's zone

@@ -1,4 +1,4 @@
-"""The rendered standings of a tournament's page, kept while nothing they show has changed (issue 20, item 5).
+"""The rendered standings of a tournament's page, kept while nothing they show has changed.
 
 Below its header, ``/t/SLUG/`` (the table, the chart, the stage tabs, the stages, tours and pending appeals) reads
 only the tournament's row, its facts and its stored tables, never the reader: hundreds of players reloading the

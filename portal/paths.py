@@ -1,7 +1,7 @@
 """A refusal's place in words: ``stages[2].games[0].seats[8].team`` -> "stage 3, game 25, seat 9 (CB10-3): team".
 
 Paths are what the API reports (a JSON path into the document); a page names the things they point at, read
-from the facts the path was found in (issue 41.3: refusals speak of things, not JSON paths).
+from the facts the path was found in (refusals speak of things, not JSON paths).
 """
 
 from __future__ import annotations

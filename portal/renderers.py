@@ -1,7 +1,7 @@
 """The site's form renderer: Django's form templates, with the project's overrides in ``templates/django/forms/``.
 
 Every form of the portal (sign-up, profile, appeals, verdicts, result entry) renders through it (``FORM_RENDERER``):
-labels start with a capital letter whatever the field's verbose name (issue 17), and a field with errors is marked
+labels start with a capital letter whatever the field's verbose name, and a field with errors is marked
 with the class ``field-error`` beside Django's own ``aria-invalid="true"`` on its input.
 """
 

@@ -1,4 +1,4 @@
-"""Statuses that follow the facts (issue 17, item 8): the tournament's, each stage table's, each row's, and why a
+"""Statuses that follow the facts: the tournament's, each stage table's, each row's, and why a
 table is still open.
 
 Decided here, for the pages only: the shown status of a tournament is *derived* from its stored snapshots, not

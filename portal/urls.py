@@ -24,7 +24,7 @@ from portal.views import (
 urlpatterns = [
     path("", tournament.home_view, name="home"),
     path("players/<int:pk>/", people.player_view, name="player"),
-    path("", include("portal.urls_careers")),  # issue 38.5: /players/rankings/, the site-wide ranking by role
+    path("", include("portal.urls_careers")),  # /players/rankings/, the site-wide ranking by role
     path("t/<slug:slug>/", tournament.tournament_view, name="tournament"),
     path("t/<slug:slug>/schedule/", tournament.schedule_view, name="schedule"),
     path("t/<slug:slug>/rules/", rulebook.rulebook_view, name="tournament-rulebook"),
@@ -45,11 +45,11 @@ urlpatterns = [
     path("accounts/claims/", selfservice.claims_view, name="claims"),
     path("accounts/players/merge/", selfservice.merge_view, name="player-merge"),
     path("accounts/dashboard/", dashboard.dashboards_view, name="dashboards"),
-    path("accounts/dashboard/new/", setup.tournament_new_view, name="tournament-new"),  # before <slug>: issue 42
+    path("accounts/dashboard/new/", setup.tournament_new_view, name="tournament-new"),  # before <slug>
     path("accounts/dashboard/<slug:slug>/", dashboard.dashboard_view, name="dashboard"),
     path("accounts/dashboard/<slug:slug>/rules/", dashboard.rules_view, name="tournament-rules"),
-    path("accounts/dashboard/<slug:slug>/roles/", roles.roles_view, name="tournament-roles"),  # issue 42.1
+    path("accounts/dashboard/<slug:slug>/roles/", roles.roles_view, name="tournament-roles"),
     path("accounts/dashboard/<slug:slug>/structure/", structure.structure_view, name="tournament-structure"),
-    path("", include("portal.views.webhooks")),  # issue 49: a tournament's webhooks, the receivers' page
-    path("api/v1/", include("portal.api.structure")),  # issue 42.1: stages and tours written by the organizers
+    path("", include("portal.views.webhooks")),  # a tournament's webhooks, the receivers' page
+    path("api/v1/", include("portal.api.structure")),  # stages and tours written by the organizers
 ]

@@ -1,4 +1,4 @@
-"""The site-wide ranking by role (issue 38, item 5), included at "" by ``portal.urls``."""
+"""The site-wide ranking by role, included at "" by ``portal.urls``."""
 
 from django.urls import path
 

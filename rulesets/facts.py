@@ -121,7 +121,7 @@ SEAT_FLAGS = tuple(f.name for f in SEAT_FIELDS if f.kind == "flag")
 def seat_maker(order: tuple[str, ...]) -> Callable[..., Seat]:
     """``Seat(...)`` from positional values in ``order`` (every field of ``Seat`` once), without the frozen
     ``__init__``'s ``object.__setattr__`` per field: three times faster, and a league's loader builds 10^5 seats
-    (issue 20). Equal to ``Seat(...)`` in every way; the fields after the last required one may be left out (their
+   Equal to ``Seat(...)`` in every way; the fields after the last required one may be left out (their
     defaults)."""
     declared = {f.name: f for f in SEAT_FIELDS}
     if sorted(order) != sorted(declared) or len(set(order)) != len(order):

@@ -1,4 +1,4 @@
-"""Shared fixtures of the browser tests: headless Debian chromium driven by Playwright (issues 5, 17).
+"""Shared fixtures of the browser tests: headless Debian chromium driven by Playwright.
 
 A browser test module starts with ``pytestmark = BROWSER`` (marked ``browser``; skipped, with the reason, where
 the ``playwright`` package or ``/usr/bin/chromium`` is missing) and asks for:
@@ -10,7 +10,7 @@ the ``playwright`` package or ``/usr/bin/chromium`` is missing) and asks for:
   in as ``user`` (a user or a username) through a session cookie.
 
 Every context ``page_factory`` opens routes its requests through ``OffSiteGuard``: a request to any host other
-than the live server is aborted and fails the test (issue 17: "no page may request an external host"). No browser
+than the live server is aborted and fails the test ("no page may request an external host"). No browser
 test opens a context of its own (``tests/test_browser_infrastructure.py`` checks it), so the guard holds for all.
 """
 
@@ -36,7 +36,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 PASSWORD = "browser-test-password"
 OUTPUT = Path(__file__).resolve().parent / "output"
-WIDTHS = {1280: 900, 390: 844}  # the two widths of issue 17, with the height of a laptop and of a phone
+WIDTHS = {1280: 900, 390: 844}  # a laptop's and a phone's widths, with the height of a laptop and of a phone
 LOCALES = {"ru": "ru-RU", "en": "en-US"}
 LOCAL_SCHEMES = {"data", "blob", "about", "chrome-error", "chrome"}
 
@@ -145,9 +145,9 @@ class PageFactory:
         self.contexts.clear()
 
     def check(self) -> None:
-        """Fail the test if a page requested another host than the live server (issue 17)."""
+        """Fail the test if a page requested another host than the live server."""
         if self.guard.refused:
-            pytest.fail("a page requested another host than the live server (issue 17): "
+            pytest.fail("a page requested another host than the live server: "
                         + ", ".join(sorted(set(self.guard.refused))))
 
 

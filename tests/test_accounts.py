@@ -1,4 +1,4 @@
-"""Self-service (issue 10): accounts, claims, merges, families, captains and "my tournaments"."""
+"""Self-service: accounts, claims, merges, families, captains and "my tournaments"."""
 
 from __future__ import annotations
 

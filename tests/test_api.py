@@ -1,4 +1,4 @@
-"""The REST API under /api/v1/ (issue 5, REST API; issue 2, import and standings endpoints).
+"""The REST API under /api/v1/ (the import and standings endpoints among them).
 
 The interchange endpoints follow spec/interchange.md; standings are read from
 snapshots only (design.md principle 3); writes are atomic, versioned and
@@ -338,7 +338,7 @@ class _CacheSpy:
 
 def test_a_repeated_request_costs_one_query_and_no_cache_round_trip_for_the_body(client, chgk, monkeypatch,
                                                                                   django_assert_num_queries):
-    """Issue 7: the per-process LRU (portal.api.standings.local_cache) answers before Redis; the facts version is read."""
+    """The per-process LRU (portal.api.standings.local_cache) answers before Redis; the facts version is read."""
     spy = _CacheSpy()
     monkeypatch.setattr(standings_api, "cache", spy)
     path = f"{API}/tournaments/mubk-spring/standings/"
@@ -493,7 +493,7 @@ def test_standings_as_csv(client, chgk):
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     export = snapshot(chgk).export
     assert rows[0][:4] == ["Rank", "Team", "Points", "Status"]
-    assert "correct answers" in rows[0] and "correct_answers" not in rows[0]  # issue 17, item 9: in words
+    assert "correct answers" in rows[0] and "correct_answers" not in rows[0]  # in words
     assert [row[1] for row in rows[1:]] == [team["team"] for team in export["teams"]]
     assert [float(row[2]) for row in rows[1:]] == [team["points"] for team in export["teams"]]
 

@@ -1,4 +1,4 @@
-"""Decisions, appeals and verdicts written through the API (issues 4 and 5)."""
+"""Decisions, appeals and verdicts written through the API."""
 
 from __future__ import annotations
 

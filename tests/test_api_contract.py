@@ -1,4 +1,4 @@
-"""The REST API's contract (issues 17 and 19): what it reads back it accepts, what it refuses it says in the
+"""The REST API's contract: what it reads back it accepts, what it refuses it says in the
 documented shape, what it is it documents.
 
 - bad input is a 4xx with a message, never a 500: non-numeric ids, NUL characters in the query or the body,
@@ -79,7 +79,7 @@ def assert_detail(response, status: int) -> str:
     return detail
 
 
-# --- issue 19.3: server errors on bad input ---
+# --- server errors on bad input ---
 
 
 @pytest.mark.parametrize("method, url", [
@@ -88,7 +88,7 @@ def assert_detail(response, status: int) -> str:
     ("get", "/decisions/-1/"), ("get", "/players/99999999999999999999999/"), ("put", f"/games/{2**63}/"),
 ])
 def test_an_id_that_is_not_a_whole_number_is_a_404_naming_it(api, league, method, url):
-    """Issue 19: PUT /api/v1/games/true/ (any logged-in user) was a 500; an id is a whole number, else 404."""
+    """PUT /api/v1/games/true/ (any logged-in user) was a 500; an id is a whole number, else 404."""
     response = getattr(api, method)(f"{API}{url}", {}, format="json")
     detail = assert_detail(response, 404)
     if "." not in url:  # games/0.5/ reads as game 0 in format "5": an unknown format, also a 404
@@ -105,7 +105,7 @@ def test_an_id_that_is_a_number_but_no_game_is_a_plain_404(api, league):
     "/games/?tournament=%00", "/appeals/?team=x%00y", "/tournaments/?name%00=x",
 ])
 def test_a_nul_character_in_the_query_is_a_400_naming_the_parameter(league, url):
-    """Issue 19: ?stage=%00 was a 500 on PostgreSQL (no NUL in a string literal), on every reading endpoint."""
+    """?stage=%00 was a 500 on PostgreSQL (no NUL in a string literal), on every reading endpoint."""
     rows = assert_errors(APIClient().get(f"{API}{url}"))
     assert all("NUL" in row["message"] for row in rows)
 
@@ -113,7 +113,7 @@ def test_a_nul_character_in_the_query_is_a_400_naming_the_parameter(league, url)
 @pytest.mark.parametrize("url", ["/t/mt-example/schedule/?stage=%00", "/t/mt-example/?stage=%00",
                                  "/t/mt-example/?page=1&stage=x%00"])
 def test_a_nul_character_in_a_pages_query_is_a_400(league, url):
-    """Issue 19: the HTML pages refuse a NUL in ?stage= too, with a message naming it."""
+    """The HTML pages refuse a NUL in ?stage= too, with a message naming it."""
     response = Client().get(url)
     assert response.status_code == 400
     assert "stage" in response.content.decode() and "NUL" in response.content.decode()
@@ -129,7 +129,7 @@ def test_a_nul_character_in_a_json_body_is_a_400_naming_where(api, league):
 
 
 def test_malformed_json_is_refused_in_the_documented_errors_shape(api, league):
-    """Issue 19.9: malformed JSON was {"detail": ...}; the documented 400 is {"errors": [...]}."""
+    """Malformed JSON was {"detail": ...}; the documented 400 is {"errors": [...]}."""
     game = Game.objects.filter(stage__tournament=league).first()
     for url, method in ((f"{API}/games/{game.pk}/", "put"), (f"{API}/games/", "post"), (f"{API}/penalties/", "post")):
         response = getattr(api, method)(url, "{bad json", content_type="application/json")
@@ -142,7 +142,7 @@ def test_malformed_json_is_refused_in_the_documented_errors_shape(api, league):
     ("page_size=0", "page_size"), ("page_size=abc", "page_size"), ("page=", "page"),
 ])
 def test_a_filter_the_schema_types_refuses_what_is_not_of_that_type(league, query, path):
-    """Issue 19: ?scheduled_before= or ?round=0.5 were ignored (200); the schema says date-time, integer."""
+    """?scheduled_before= or ?round=0.5 were ignored (200); the schema says date-time, integer."""
     assert_errors(APIClient().get(f"{API}/games/?{query}"), path=path)
 
 
@@ -188,11 +188,11 @@ def test_a_write_without_a_login_is_a_401_saying_how_to_authenticate(league):
     assert response["WWW-Authenticate"] == "Token"
 
 
-# --- issue 19.9: what GET returns, PUT accepts ---
+# --- what GET returns, PUT accepts ---
 
 
 def test_get_then_put_of_the_same_game_is_accepted(api, league):
-    """Issue 19.9: PUT of what GET returned was refused (read-only keys, "link": "")."""
+    """PUT of what GET returned was refused (read-only keys, "link": "")."""
     for game in Game.objects.filter(stage__tournament=league).order_by("number")[:3]:
         read = api.get(f"{API}/games/{game.pk}/").json()
         written = api.put(f"{API}/games/{game.pk}/", read, format="json")
@@ -235,11 +235,11 @@ def test_masks_of_a_tour_still_take_masks_and_version(api, season):
     assert response.status_code == 200 and response.json()["version"] == read["version"] + 1
 
 
-# --- issue 17.1: the API's root ---
+# --- the API's root ---
 
 
 def test_the_api_root_lists_its_endpoints_and_links_the_docs(league):
-    """Issue 17: the menu's "API" link, /api/v1/, was a 404."""
+    """The menu's "API" link, /api/v1/, was a 404."""
     response = APIClient().get(f"{API}/")
     assert response.status_code == 200
     body = response.json()
@@ -257,7 +257,7 @@ def test_the_api_root_is_a_page_in_a_browser(league):
     assert "/api/v1/redoc/" in page.content.decode() and "/api/v1/games/" in page.content.decode()
 
 
-# --- issue 19.9: the schema documents authentication and errors ---
+# --- the schema documents authentication and errors ---
 
 
 @pytest.fixture(scope="module")
@@ -273,7 +273,7 @@ def operations(schema: dict):
 
 
 def test_reads_declare_that_no_authentication_is_needed(schema):
-    """Issue 19.9: public GETs declared authentication; anyone reads, so {} (none) is among the options."""
+    """Public GETs declared authentication; anyone reads, so {} (none) is among the options."""
     for path, method, operation in operations(schema):
         if method == "get":
             assert {} in operation["security"], path
@@ -282,7 +282,7 @@ def test_reads_declare_that_no_authentication_is_needed(schema):
 
 
 def test_every_operation_documents_its_error_answers(schema):
-    """Issue 19.9: 404 and 400 were undocumented; each error answer names the shared body."""
+    """404 and 400 were undocumented; each error answer names the shared body."""
     for path, method, operation in operations(schema):
         responses = operation["responses"]
         assert {"404", "429"} <= set(responses), (method, path)

@@ -1,4 +1,4 @@
-"""Issue 20, item 3: ``GET /api/v1/games/`` reads a page of games as plain rows (``portal.api.serializers.game_rows``).
+"""``GET /api/v1/games/`` reads a page of games as plain rows (``portal.api.serializers.game_rows``).
 
 Its answer is what the nested ``GameSerializer`` gives (the detail endpoint still uses it), key for key and in the
 same order, and it runs the same queries for a page of 5 games and of 50, with their seats.
@@ -20,7 +20,7 @@ from tournaments.models import Game
 from tournaments.synthetic import class_balanced_tournament, elimination_gp_series, mafia_league
 
 API = "/api/v1"
-LIMIT = 8  # issue 20: every page of the site within 8 queries
+LIMIT = 8  # every page of the site within 8 queries
 
 
 def client(number: int = 1) -> APIClient:
@@ -83,7 +83,7 @@ def test_games_list_runs_the_same_queries_for_a_page_of_5_games_and_of_50(django
 def test_the_games_of_a_player_alone_are_counted_on_the_seats(query):
     """?player= alone: the count is the player's seats (one seat a game, unique_seat_player), read with the player's
     id without joining the games, and the games are filtered on that id (PostgreSQL plans with the player's own
-    statistics: issue 20, item 3); with any other filter, or a value the filter does not take, the games are
+    statistics); with any other filter, or a value the filter does not take, the games are
     counted. Either way the answer and the page are the ones the joined filter gives."""
     from django.db.models import Count
 

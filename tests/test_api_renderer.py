@@ -1,4 +1,4 @@
-"""Issue 20, item 3: the API's JSON is encoded by orjson (``portal.api.renderers.JSONRenderer``) and is the same
+"""The API's JSON is encoded by orjson (``portal.api.renderers.JSONRenderer``) and is the same
 document Django REST framework's own renderer gives."""
 
 from __future__ import annotations

@@ -122,7 +122,7 @@ def call_and_validate(case) -> None:
 @schema.parametrize()
 @RUN
 def test_every_operation_passes_every_check_anonymously(case, demo_tournaments, wsgi_in_test_transaction):
-    """Issue 19: an anonymous reader gets no 500 and nothing that contradicts the schema."""
+    """An anonymous reader gets no 500 and nothing that contradicts the schema."""
     call_and_validate(case)
 
 
@@ -130,5 +130,5 @@ def test_every_operation_passes_every_check_anonymously(case, demo_tournaments, 
 @schema.auth.apply(StaffToken)
 @RUN
 def test_every_operation_passes_every_check_as_staff(case, demo_tournaments, wsgi_in_test_transaction):
-    """Issue 19: staff (token) get no 500 and nothing that contradicts the schema, writes included."""
+    """Staff (token) get no 500 and nothing that contradicts the schema, writes included."""
     call_and_validate(case)

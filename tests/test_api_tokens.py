@@ -1,4 +1,4 @@
-"""Personal API tokens (issue 49, item 1): created on the profile, shown once, stored hashed, acting with
+"""Personal API tokens: created on the profile, shown once, stored hashed, acting with
 exactly the user's roles; a revoked or expired token is 401 with a body saying how to authenticate."""
 
 from __future__ import annotations

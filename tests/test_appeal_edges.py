@@ -1,4 +1,4 @@
-"""Issue 43, "Appeals that hold at every edge" (``spec/roles.md``, "Appeals at their edges"): each edge at the
+"""Appeals that hold at every edge (``spec/roles.md``, "Appeals at their edges"): each edge at the
 instant before and after it, and each through the filing form, the API and the import.
 
 A filing surface takes the appeal as the interchange writes it; the form and the API file it as the appellant's

@@ -1,4 +1,4 @@
-"""Issue 16 through the database: FL-19's result_recorded_at (import, forms, API, export, pages, recompute),
+"""Appeal windows and verdicts through the database: FL-19's result_recorded_at (import, forms, API, export, pages, recompute),
 CHGK-18's one comparison and "given late" (service, form, API, import, page), FL-19's ``partly`` verdict
 with the changed decision (import, verdict form, API)."""
 

@@ -1,4 +1,4 @@
-"""Appeals and decisions: deadlines at their edges, verdicts that recompute, who may do what (issue 4)."""
+"""Appeals and decisions: deadlines at their edges, verdicts that recompute, who may do what."""
 
 from __future__ import annotations
 
@@ -225,7 +225,7 @@ def test_chgk_11_a_player_of_the_season_cannot_sit_on_its_appeal_jury():
 
 
 def test_fl_19_a_detected_violation_annulled_on_appeal_restores_the_point_and_renumbers_later_fines():
-    """Issue 4: two seats of Fam01 in games 1 and 2 (FL-15.3) on top of its violation in the example:
+    """Two seats of Fam01 in games 1 and 2 (FL-15.3) on top of its violation in the example:
     fines 50, 75 and 100 mf; annulling the first leaves 50 and 75 (FL-17 renumbers)."""
     import rulesets
     from tournaments.loader import load_facts

@@ -52,7 +52,7 @@ def test_unknown_ruleset_is_refused():
         rulesets.get("poker")
 
 
-# --------------------------------------------------------------------------- issue 15: one home per format
+# --------------------------------------------------------------------------- one home per format
 
 ROOT = RULESETS.parent
 PACKAGES = ("config", "portal", "formats", "appeals", "scoring", "tournaments", "accounts", "rulesets")
@@ -88,7 +88,7 @@ def _compares_a_ruleset_key(node: ast.Compare) -> bool:
 
 
 def test_no_code_outside_rulesets_and_the_format_homes_compares_a_ruleset_key():
-    """Kinds are looked up (rulesets.get, formats.registry), not branched on (design.md, issue 15)."""
+    """Kinds are looked up (rulesets.get, formats.registry), not branched on (design.md)."""
     offenders = []
     sources = [p for name, p in MODULES.items() if not name.startswith(("rulesets", "formats."))]
     sources += sorted((ROOT / "benchmarks").glob("*.py"))
@@ -281,7 +281,7 @@ def test_every_import_of_the_benchmarks_resolves(path):
     assert missing == []
 
 
-SIZED_PACKAGES = ("interchange", "class_balanced")  # issue 47, item 4: split by concern, one module a stage
+SIZED_PACKAGES = ("interchange", "class_balanced")  # split by concern, one module a stage
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 60
 
@@ -298,3 +298,23 @@ def test_modules_and_functions_stay_small(path):
             for node in ast.walk(ast.parse(text)) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
             and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES]
     assert long == []
+
+
+TRACKER_NUMBER = re.compile(r"\b[Ii]ssues? #?\d|\bdef test_issue")
+CITING_FILES = ("*.py", "*.html", "*.md", "*.yml", "*.yaml", "*.toml", "*.txt", "*.js", "*.css", "Dockerfile")
+NOT_OURS_PARTS = {".venv", ".git", "node_modules", "locale", "migrations", "staticfiles"}
+
+
+def test_no_file_cites_a_tracker_issue_number():
+    """Comments, docstrings, docs and test names speak of the features and the rule codes, not of our tracker's
+    numbers: a newcomer has the regulations and the code, not the tracker. Applied migrations keep what they
+    said."""
+    citing = []
+    for pattern in CITING_FILES:
+        for path in ROOT.rglob(pattern):
+            if NOT_OURS_PARTS.intersection(path.relative_to(ROOT).parts):
+                continue
+            for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+                if TRACKER_NUMBER.search(line):
+                    citing.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()[:100]}")
+    assert not citing, "\n".join(citing)

@@ -311,7 +311,7 @@ def test_evening_database_sampler_reads_until_stopped(monkeypatch):
 
 
 def test_import_command_naive_standings_are_the_rulesets_table(tmp_path):
-    """Issue 45: the naive computation the import is measured against gives the table the ruleset gives."""
+    """The naive computation the import is measured against gives the table the ruleset gives."""
     import datetime as dt
 
     import rulesets

@@ -1,4 +1,4 @@
-"""The demo's pages in a real browser: headless Debian chromium driven by Playwright (issue 5).
+"""The demo's pages in a real browser: headless Debian chromium driven by Playwright.
 
 The shared fixtures are ``tests/browser.py``'s (skipped, with the reason, without ``playwright`` or chromium).
 A screenshot of a standings page is written to ``tests/output/standings.png`` (an artifact, not in the repo).

@@ -67,7 +67,7 @@ def test_sign_up_claim_and_see_the_tournament_on_my_tournaments(page, site, lang
 
 @pytest.mark.parametrize("language", ["ru", "en"])
 def test_sign_up_claim_register_for_a_grand_prix_stage_and_see_it_on_my_tournaments(page, site, language):
-    """Issue 10: sign-up -> claim (confirmed by an organizer) -> register for a stage (GP-3, GP-5) -> my tournaments."""
+    """Sign-up -> claim (confirmed by an organizer) -> register for a stage (GP-3, GP-5) -> my tournaments."""
     from django.utils import timezone
 
     from accounts.models import Player

@@ -1,4 +1,4 @@
-"""Issue 17, items 3, 5, 8, 11 and 12 in Debian's chromium (``tests/browser.py``'s fixtures: every request to
+"""Appeals in Debian's chromium (``tests/browser.py``'s fixtures: every request to
 another host fails the test): the appeal's change of the standings, the captain's appeal links on a tour, statuses
 that agree, the verdict form of a detected violation, the Grand Prix committee's forms."""
 

@@ -1,4 +1,4 @@
-"""Issue 38, item 5 in Debian's chromium: the site-wide ranking by role from the site's menu, its form (a bad date
+"""Careers in Debian's chromium: the site-wide ranking by role from the site's menu, its form (a bad date
 refused with its message beside the field), a player's results by role and a ChGK team's season history, at
 390 px, in Russian and in English. The fixtures are ``tests/browser.py``'s (the demo, served)."""
 

@@ -1,4 +1,4 @@
-"""Issue 17's pages people look for, in Debian's chromium: the rules page and its links, the ChGK season grid,
+"""Pages people look for, in Debian's chromium: the rules page and its links, the ChGK season grid,
 penalty markers, player rankings, search and live standings (both languages where text matters, 390 px where
 layout matters). The fixtures are ``tests/browser.py``'s: every request to another host fails the test.
 """
@@ -59,7 +59,7 @@ def test_chgk_season_grid_from_the_tournament_header_at_phone_width(demo_site, p
     assert rows.count() >= 5
     played = page.locator(".season-grid td.grid-played")
     assert played.count() > 0
-    # place, points and the correct answers of the tour (issue 41, item 6)
+    # place, points and the correct answers of the tour
     place, points, answers = played.first.inner_text().strip().splitlines()
     assert re.fullmatch(r"\d+(-\d+)?", place) and re.fullmatch(r"\d+([.,]\d+)?", points)
     assert re.search(r"\d", answers)

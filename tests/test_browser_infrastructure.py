@@ -1,4 +1,4 @@
-"""The browser tests' shared fixtures (``tests/browser.py``, issue 17): the off-site guard, languages, sign-in.
+"""The browser tests' shared fixtures (``tests/browser.py``): the off-site guard, languages, sign-in.
 
 The first test needs no browser: it checks that every browser test goes through ``page_factory``, so that the
 guard failing a test on a request to another host holds for all of them.
@@ -28,7 +28,7 @@ def browser_test_modules() -> list[Path]:
 
 
 def test_every_browser_test_opens_its_pages_through_the_guarded_page_factory():
-    """Issue 17: a test fails on any request to another host - no browser test opens an unguarded context."""
+    """A test fails on any request to another host - no browser test opens an unguarded context."""
     modules = browser_test_modules()
     assert any(p.name == "test_browser.py" for p in modules)
     own = [str(p.relative_to(ROOT)) for p in modules if OWN_BROWSER.search(p.read_text(encoding="utf-8"))]

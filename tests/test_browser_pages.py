@@ -1,4 +1,4 @@
-"""Issue 17 in Chromium (``tests/browser.py``): pages fit a phone, refusals are styled pages with a reason, links
+"""Pages for people in Chromium (``tests/browser.py``): pages fit a phone, refusals are styled pages with a reason, links
 a reader may follow, the profile's claim form, styled forms, sortable standings and their print view.
 
 Every page here fails its test on a request to another host (``page_factory``'s guard).
@@ -43,7 +43,7 @@ def main_pages() -> list[str]:
 
 @pytest.mark.parametrize("language", ["ru", "en"])
 def test_no_main_page_is_wider_than_a_390_px_phone(demo_site, page_factory, language):
-    """Issue 17, item 13: a page was 1342 px wide at 390 px; wide tables scroll inside their own box."""
+    """A page was 1342 px wide at 390 px; wide tables scroll inside their own box."""
     page = page_factory(390, language)
     wide = {}
     for url in main_pages():
@@ -56,7 +56,7 @@ def test_no_main_page_is_wider_than_a_390_px_phone(demo_site, page_factory, lang
 
 
 def test_wide_standings_fit_at_1280_px_and_chart_labels_are_readable_on_a_phone(demo_site, page_factory):
-    """Issue 17, item 13: class_balanced's tie-break and status columns were cut off at 1280 px; the SVG chart's
+    """The class-balanced table's tie-break and status columns were cut off at 1280 px; the SVG chart's
     labels were 5 px high on a phone."""
     page = page_factory(1280, "en")
     for tournament in Tournament.objects.filter(ruleset="class_balanced"):
@@ -78,7 +78,7 @@ def test_wide_standings_fit_at_1280_px_and_chart_labels_are_readable_on_a_phone(
 
 @pytest.mark.parametrize("language", ["ru", "en"])
 def test_a_player_sees_only_links_they_may_follow_and_a_refusal_says_why(demo_site, page_factory, language):
-    """Issue 17, item 2: history, groups, calendars, stage schedules and "Apply" are not shown to a player they
+    """History, groups, calendars, stage schedules and "Apply" are not shown to a player they
     would refuse; opened anyway, each is the site's page, in the reader's language, with the reason and what to do."""
     user_playing_as("Visitor-01", username="visitor")
     league = Tournament.objects.get(slug="demo-family-league")
@@ -113,7 +113,7 @@ def test_a_player_sees_only_links_they_may_follow_and_a_refusal_says_why(demo_si
 @pytest.mark.parametrize("language", ["ru", "en"])
 def test_the_profile_and_sign_up_forms_are_styled_and_mark_errors_only_after_a_post(demo_site, page_factory,
                                                                                       language):
-    """Issue 17, items 6 and 13: no "This field is required." before a POST; capitalised labels; a grouped time
+    """No "This field is required." before a POST; capitalised labels; a grouped time
     zone list with the common zones first; an error marked with aria-invalid and a class."""
     UserFactory(username="fresh")
     page = page_factory(390, language, user="fresh")
@@ -140,7 +140,7 @@ def standings_points(page) -> list[float]:
 
 
 def test_standings_sort_by_a_clicked_column_and_print_as_the_table_alone(demo_site, page_factory):
-    """Issue 17: sortable tables (the project's own script, aria-sort) and a print view of the standings."""
+    """Sortable tables (the project's own script, aria-sort) and a print view of the standings."""
     page = page_factory(1280, "en")
     page.goto(Tournament.objects.get(slug="demo-chgk-season").get_absolute_url())
     points = page.locator(".standings-table").first.locator("thead th", has_text="Points").first

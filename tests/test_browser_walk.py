@@ -1,4 +1,4 @@
-"""Issue 41, item 8: every page of every demo tournament, in Russian and in English, at 390 and 1280 px, in Chromium.
+"""Every page of every demo tournament, in Russian and in English, at 390 and 1280 px, in Chromium.
 
 The demo is loaded by another process (``manage.py migrate`` and ``manage.py demo`` on a temporary SQLite file,
 eager Celery, as ``scripts/run`` serves it) and served by ``manage.py runserver``, which is stopped once and started

@@ -1,4 +1,4 @@
-"""Issue 17 in Chromium (``tests/browser.py``), items 4, 9 and 10: the history reads as an audit trail within the
+"""Words in Chromium (``tests/browser.py``): the history reads as an audit trail within the
 page, the rulesets' sentences and the form's problems are in the reader's language, every seat's problem at once.
 
 Every page here fails its test on a request to another host (``page_factory``'s guard).

@@ -1,4 +1,4 @@
-"""The bulk writes' fast path (issue 45): each column converted once, from the field's type and the types the
+"""The bulk writes' fast path: each column converted once, from the field's type and the types the
 column holds, and the rows stored exactly as the ORM stores them.
 
 For every model the importer writes with ``tournaments.bulk.insert`` (and for the field types it does not write

@@ -1,4 +1,4 @@
-"""Issue 38, item 5: players across tournaments, and the site-wide Mafia ranking by role.
+"""Players across tournaments, and the site-wide Mafia ranking by role.
 
 - a player's page and ``GET /api/v1/players/ID/career/`` show every tournament of any format the player took
   part in, the player's games and awards, the player's Mafia figures by role (games, wins, win rate; the roles are
@@ -51,7 +51,7 @@ from tournaments.models import (
 
 pytestmark = pytest.mark.django_db
 
-LIMIT = 8  # issue 20: every page of the site within 8 queries
+LIMIT = 8  # every page of the site within 8 queries
 API = "/api/v1"
 LANGUAGES = ("ru", "en")
 

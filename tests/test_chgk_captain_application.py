@@ -1,4 +1,4 @@
-"""Issue 42, item 3: a ChGK captain applies to a season from its page; the organizers admit or refuse with a reason.
+"""A ChGK captain applies to a season from its page; the organizers admit or refuse with a reason.
 
 The checks are those of ``formats.chgk_tour_points.services.file_application`` (CHGK-1, CHGK-2) plus the
 deadline of a captain's own application; admission keeps the queue's order and limit (CHGK-5). Assertions
@@ -71,7 +71,7 @@ def captain_application(tournament: Tournament, nick: str = CAPTAIN, team: str =
 # --------------------------------------------------------------------------- applying (CHGK-1)
 
 
-def test_issue42_chgk1_captain_applies_from_the_page_and_is_captain_of_the_pending_team(client):
+def test_chgk_1_captain_applies_from_the_page_and_is_captain_of_the_pending_team(client):
     tournament = open_season()
     user = user_playing_as(CAPTAIN)
     client = signed_in(client, user)
@@ -91,7 +91,7 @@ def test_issue42_chgk1_captain_applies_from_the_page_and_is_captain_of_the_pendi
     assert (entry.user, entry.object_id, entry.after["status"]) == (user, str(application.pk), "pending")
 
 
-def test_issue42_the_season_home_links_to_the_captains_application_while_registration_is_open(client):
+def test_captain_application_the_season_home_links_to_the_captains_application_while_registration_is_open(client):
     tournament = open_season()
     home = reverse("tournament", args=[tournament.slug])
     assert f'{url(tournament)}#apply' in client.get(home).content.decode()
@@ -167,7 +167,7 @@ def test_chgk1_an_anonymous_application_is_sent_to_sign_in(client):
 # --------------------------------------------------------------------------- deciding (CHGK-5)
 
 
-def test_issue42_chgk5_organizer_refuses_with_a_required_reason_and_the_captain_sees_it(client):
+def test_chgk_5_organizer_refuses_with_a_required_reason_and_the_captain_sees_it(client):
     tournament = open_season()
     application = captain_application(tournament)
     boss = organizer(tournament)
@@ -254,7 +254,7 @@ def test_chgk5_a_non_organizer_cannot_admit_or_refuse_and_gets_the_rule_on_a_403
 # --------------------------------------------------------------------------- the API
 
 
-def test_issue42_api_captain_applies_and_the_organizer_decides():
+def test_captain_application_api_captain_applies_and_the_organizer_decides():
     tournament = open_season()
     api = APIClient()
     api.force_login(user_playing_as(CAPTAIN))
@@ -279,7 +279,7 @@ def test_issue42_api_captain_applies_and_the_organizer_decides():
     assert APIClient().post(base, {"team_name": "Т"}, format="json").status_code in (401, 403)
 
 
-def test_issue42_api_admit_creates_the_team_and_a_user_without_a_player_is_refused_403():
+def test_captain_application_api_admit_creates_the_team_and_a_user_without_a_player_is_refused_403():
     tournament = open_season()
     application = captain_application(tournament)
     boss = APIClient()
@@ -298,7 +298,7 @@ def test_issue42_api_admit_creates_the_team_and_a_user_without_a_player_is_refus
 
 
 @pytest.mark.parametrize("applications", [3, 20])
-def test_issue42_the_applications_page_runs_a_bounded_number_of_queries(client, django_assert_max_num_queries,
+def test_captain_application_the_applications_page_runs_a_bounded_number_of_queries(client, django_assert_max_num_queries,
                                                                           applications):
     tournament = open_season(slug=f"chgk-apply-{applications}")
     for n in range(applications):

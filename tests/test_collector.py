@@ -1,4 +1,4 @@
-"""``tournaments.collector``: the recompute's objects are kept out of the cyclic collector's sight (issue 20)."""
+"""``tournaments.collector``: the recompute's objects are kept out of the cyclic collector's sight."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 15, item 4: one write layer of commands that knows no HTTP, one hierarchy of refusals with a code,
+"""One write layer of commands that knows no HTTP, one hierarchy of refusals with a code,
 mapped to an HTTP status in one place (portal.api.errors)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The organizer's dashboard (issue 10): exactly what needs attention, each item linking to where it is fixed."""
+"""The organizer's dashboard: exactly what needs attention, each item linking to where it is fixed."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def test_chgk_dashboard_lists_the_pending_appeal_and_the_overdue_checklist_items
     appeal_item = items[0]
     assert appeal_item.due == dt.datetime(2013, 3, 2, 23, 59, 59, tzinfo=MSK) and appeal_item.overdue
     assert appeal_item.rule == "CHGK-18" and appeal_item.url == reverse("appeal-verdict", args=[appeal.pk])
-    assert items[1].url == reverse("chgk-checklists", args=[tournament.slug])  # the portal's page (issue 42.6)
+    assert items[1].url == reverse("chgk-checklists", args=[tournament.slug])  # the portal's page
     assert items[1].rule == "CHGK-11" and items[3].rule == "CHGK-18"
 
 
@@ -93,7 +93,7 @@ def test_gp_dashboard_lists_the_tie_left_to_the_committee_and_the_prizes_to_pay(
     assert [i.key for i in items] == ["vacancy:qualifying-1:GP-17", "prize:qualifying-1:1:GP07-p5",
                                       "prize:qualifying-1:2:GP07-p3"]
     assert items[0].rule == "GP-17, GP-18" and "GP01-p5, GP02-p2, GP09-p4" in items[0].text
-    # GP-18: the stage's committee page, not the admin's list of every player (issue 17, item 12)
+    # GP-18: the stage's committee page, not the admin's list of every player
     assert items[0].url == reverse("gp-committee", args=[tournament.slug, "qualifying-1"]) + "#qualify"
     assert items[1].rule == "GP-22a" and "100" in items[1].text
 
@@ -122,7 +122,7 @@ def test_family_league_dashboard_lists_the_late_game_eligibility_problems_and_th
         "eligibility:Fam03:Fam03-p2:blacklist",
         "tie:qualifying:A",
     ]
-    assert items[0].url == reverse("game-entry", args=[tournament.slug, "final", game.number])  # issue 42.6
+    assert items[0].url == reverse("game-entry", args=[tournament.slug, "final", game.number])  # the entry form, not the admin
     assert items[1].url == reverse("team", args=[tournament.slug,
                                                  Team.objects.get(tournament=tournament, name="Fam01").pk])
     assert items[-1].rule == "FL-11"
@@ -181,7 +181,7 @@ def test_chgk_dashboard_queries_do_not_grow_with_the_season(client, teams, djang
         pending_appeal(tournament, number, 2, playing.name)
     client.force_login(UserFactory(is_staff=True))
     with django_assert_max_num_queries(33):  # 30, the next steps (the next tour to enter, the appeals count) and
-        # the setting-up steps' one query (issue 42)
+        # the setting-up steps' one query
         response = client.get(reverse("dashboard", args=[tournament.slug]))
     assert len([i for s in response.context["sections"] for i in s["items"] if i.section == "appeals"]) == 3
 
@@ -193,7 +193,7 @@ def test_family_league_dashboard_queries_do_not_grow_with_the_league(client, gam
         status=GameStatus.SCHEDULED, outcome=None, scheduled_at=timezone.now() - dt.timedelta(hours=1))
     Participant.objects.filter(tournament=tournament, player__nick="Fam01-p1").update(banned=True)
     client.force_login(UserFactory(is_staff=True))
-    with django_assert_max_num_queries(21):  # with the setting-up steps' one query (issue 42)
+    with django_assert_max_num_queries(21):  # with the setting-up steps' one query
         response = client.get(reverse("dashboard", args=[tournament.slug]))
     assert response.context["total"] == 4
 

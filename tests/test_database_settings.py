@@ -1,5 +1,5 @@
-"""Issue 20: the portal's PostgreSQL sessions run without the JIT, unless ``DATABASE_JIT=on`` (item 3), and read
-``timestamptz`` values with ``datetime.fromisoformat`` (``config/postgresql``; items 2 and 3)."""
+"""The portal's PostgreSQL sessions run without the JIT, unless ``DATABASE_JIT=on``, and read
+``timestamptz`` values with ``datetime.fromisoformat`` (``config/postgresql``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The demo command and the Django admin an organizer uses (issue 2)."""
+"""The demo command and the Django admin an organizer uses."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def test_recompute_now_action(superuser_client):
 
 
 def test_changes_are_audited_and_shown_on_the_history_pages(client):
-    """Issue 6: who changed a fact, when, before and after — on the admin page and the tournament's history."""
+    """Who changed a fact, when, before and after — on the admin page and the tournament's history."""
     tournament = import_document(example("chgk_tour_points"))
     organizer = UserFactory(is_staff=True, username="olga")
     TournamentRole.objects.create(user=organizer, tournament=tournament, role=Role.ORGANIZER)

@@ -1,4 +1,4 @@
-"""Result entry forms (issues 2 and 11): the tour grid and the Mafia game form, over the API's write services."""
+"""Result entry forms: the tour grid and the Mafia game form, over the API's write services."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 17, item 10: the game form reports every seat's problem at once, in words, not in field ids."""
+"""The game form reports every seat's problem at once, in words, not in field ids."""
 
 from __future__ import annotations
 

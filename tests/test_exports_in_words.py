@@ -1,4 +1,4 @@
-"""Issue 17, item 9: the CSV and XLSX standings word their headers, tie-break keys, statuses and award items in the
+"""The CSV and XLSX standings word their headers, tie-break keys, statuses and award items in the
 reader's language, not as raw codes (the JSON export keeps the interchange's codes)."""
 
 from __future__ import annotations

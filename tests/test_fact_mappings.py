@@ -1,4 +1,4 @@
-"""Issue 47, item 3: one mapping a fact entity between the facts, the rows, the API and the audit trail.
+"""One mapping a fact entity between the facts, the rows, the API and the audit trail.
 
 ``rulesets.facts.SEAT_FIELDS`` declares a seat's fields once and ``tournaments.fact_fields.SEAT`` maps them to the
 rows, the API, the entry form and the history; every layer iterates the mapping. Here: the declaration is the

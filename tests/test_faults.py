@@ -1,4 +1,4 @@
-"""Faults of the services around the portal (issue 19, items 5 and 6).
+"""Faults of the services around the portal.
 
 - Redis unreachable (cache and broker): a committed save answers success and its table is recomputed in the
   web process (``scoring.tasks.enqueue``'s fallback); standings, pages and lists are served from the database
@@ -80,7 +80,7 @@ def organizer_client(tournament: Tournament, django_user_model) -> APIClient:
     return api
 
 
-# --- item 5: Redis unreachable ---
+# Redis unreachable ---
 
 
 @pytest.mark.django_db(transaction=True)
@@ -150,7 +150,7 @@ def test_after_redis_was_unreachable_celery_reads_eagerness_from_the_settings_ag
     assert celery_app.conf.task_always_eager is False
 
 
-# --- item 5 in-process, with mocks: the fallback's rules ---
+# --- in-process, with mocks: the fallback's rules ---
 
 
 @pytest.mark.django_db
@@ -269,7 +269,7 @@ def test_the_shared_redis_client_serves_threads_at_once():
     assert not backend.down
 
 
-# --- item 6: runs nobody finishes, tables nobody recomputes ---
+# runs nobody finishes, tables nobody recomputes ---
 
 
 def _simulate_killed_run(tournament: Tournament, started_ago: float) -> RecomputeRun:
@@ -383,7 +383,7 @@ def test_beat_runs_the_sweep_every_few_seconds():
     assert "scoring.tasks.sweep_stale_standings" in celery_app.tasks
 
 
-# --- item 6 with the real services: SIGKILL a worker mid-recompute, a real beat drives the sweep ---
+# --- with the real services: SIGKILL a worker mid-recompute, a real beat drives the sweep ---
 
 
 def start_beat(extra_env: dict[str, str], schedule: Path) -> subprocess.Popen:

@@ -1,4 +1,4 @@
-"""Pages people look for and did not find (issue 17): the rulebook and its rule links, the ChGK season grid,
+"""Pages people look for and did not find: the rulebook and its rule links, the ChGK season grid,
 penalty markers in the standings, player rankings, search across tournaments and the live standings' version.
 
 Every page reads stored snapshots (never a computation on the request) in a bounded number of queries.
@@ -82,7 +82,7 @@ def _cited_codes(key: str) -> set[str]:
 
 @pytest.mark.parametrize("key", ["chgk_tour_points", "class_balanced", "elimination_gp", "family_league"])
 def test_every_rule_code_a_ruleset_cites_has_its_explanation_in_the_rulebook(key):
-    """Issue 17: every code shown (CB-7, GP-17, FL-15.3, CHGK-18 ...) links to the rules page: none is missing."""
+    """Every code shown (CB-7, GP-17, FL-15.3, CHGK-18 ...) links to the rules page: none is missing."""
     book = registry.get(key).rulebook
     assert book is not None
     missing = sorted(code for code in _cited_codes(key) if book.anchor(code) is None)

@@ -1,4 +1,4 @@
-"""Every POST is read through a Django Form (issue 15, item 4): a malformed value is refused with a translated
+"""Every POST is read through a Django Form: a malformed value is refused with a translated
 message on the page, and nothing changes; no page module reads ``request.POST`` by hand."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The loader's game cache (tournaments.game_cache): only changed games are read again, and the facts never differ.
 
-Issue #7: "a new game adds to running totals without reloading the whole tournament".
+The goal: "a new game adds to running totals without reloading the whole tournament".
 """
 
 from __future__ import annotations
@@ -201,7 +201,7 @@ def game_header_reads(queries) -> list[str]:
 
 
 def test_a_saved_result_reads_the_headers_of_the_changed_games_only():
-    """Issue 20 item 2: a changed game's revision is the tournament's new facts version, so the loader asks for
+    """A changed game's revision is the tournament's new facts version, so the loader asks for
     the games above the cached revision (and counts the games) instead of reading every game's header."""
     tournament = import_document(mafia_league(30, seed=12))
     cached(tournament)
@@ -258,7 +258,7 @@ def context_reads(queries) -> list[str]:
 
 
 def test_a_saved_result_reads_none_of_the_rest_of_the_facts():
-    """Issue 20 item 2: stages, teams, rosters, groups, participants, families, penalties, decisions, appeals and
+    """Stages, teams, rosters, groups, participants, families, penalties, decisions, appeals and
     withdrawals change only with head_version; after a saved result the loader reads none of their tables."""
     tournament = import_document(example("family_league"))
     cached(tournament)
@@ -351,7 +351,7 @@ def test_an_instance_read_before_a_change_loads_the_facts_after_it():
 
 
 def test_a_forced_recompute_drops_the_kept_ledger_before_it_reads_the_facts(monkeypatch):
-    """Issue 20 item 2: ``recompute(force=True)`` drops the family league's kept ledger with the loader's games, before
+    """``recompute(force=True)`` drops the family league's kept ledger with the loader's games, before
     the facts are read (every game judged anew; the previous version released before the next is built); a
     recompute after a saved result keeps and updates it."""
     from rulesets.family_league import ledger

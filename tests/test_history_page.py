@@ -1,4 +1,4 @@
-"""Issue 17, item 4: the history is an audit trail: who, when, what, and a readable before and after per field,
+"""The history is an audit trail: who, when, what, and a readable before and after per field,
 seats and masks included, in the reader's language; bulk writes are recorded too."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The importer's bulk writes (``tournaments.bulk``): the same rows as ``bulk_create``, all or nothing, the same
-export, and a query count that does not grow with the games (issue 20, item 1).
+export, and a query count that does not grow with the games.
 
 Run on SQLite by default (one ``executemany`` a table) and, with a PostgreSQL ``DATABASE_URL``, on PostgreSQL
 (``COPY``; from ``bulk.SET_CHECK_MIN_ROWS`` rows on, foreign keys checked set-wise).
@@ -307,7 +307,7 @@ def test_the_imports_benchmark_measures_a_small_league_and_removes_it():
 
 @pytest.mark.parametrize("refused", [False, True])
 def test_import_pauses_the_cyclic_collector_and_restores_it(monkeypatch, refused):
-    """Issue 20, item 1: a league's 150,000 seats are parsed and stored with the cyclic collector paused (a third
+    """A league's 150,000 seats are parsed and stored with the cyclic collector paused (a third
     of the parse went to collections that found nothing to free); it runs again after the import, refused or not,
     and a caller that had paused it keeps it paused."""
     import gc
@@ -341,7 +341,7 @@ def test_import_pauses_the_cyclic_collector_and_restores_it(monkeypatch, refused
 
 
 def test_decoding_a_document_pauses_the_cyclic_collector(monkeypatch):
-    """Issue 20, item 1: the JSON text of a league is 10^5 objects that all stay alive; they are decoded with the
+    """The JSON text of a league is 10^5 objects that all stay alive; they are decoded with the
     collector paused, and a syntax error is still a refusal, with the collector running again after it."""
     import gc
 

@@ -1,4 +1,4 @@
-"""Issue 19: mutated import documents never crash the import and never half write (spec/interchange.md).
+"""Mutated import documents never crash the import and never half write (spec/interchange.md).
 
 The four spec examples (tests/data/examples, copies of spec/examples) are mutated with a fixed seed: a value
 replaced by a hostile one (huge and negative integers, 2^31, lone surrogates, NUL, 200-character names,
@@ -6,7 +6,7 @@ formula text, moments past year 9999, deep lists ...), a key dropped or added, a
 moved to another place. Each document goes through one of the three ways in (``import_document``, the import
 command, ``POST /api/v1/tournaments/import/``, in turn) and must either be imported or be refused with every
 problem naming a non-empty path; a refused one leaves every table as it was. No 500, no traceback. The mutator
-and ``table_counts`` are ``tests/fuzzing.py``'s, shared with issue 48's fuzzing of every import
+and ``table_counts`` are ``tests/fuzzing.py``'s, shared with the fuzzing of every import
 (``tests/test_input_fuzz.py``).
 """
 
@@ -76,7 +76,7 @@ def through_command(tmp_path, document: dict) -> str:
 
 def test_two_hundred_mutated_documents_import_or_are_refused_with_a_path_and_write_nothing(tmp_path,
                                                                                          django_user_model):
-    """Seeded fuzzing of the import (issue 19): no crash, no empty path, no partial write, within the budget."""
+    """Seeded fuzzing of the import: no crash, no empty path, no partial write, within the budget."""
     staff = django_user_model.objects.create_user("fuzz-staff", password="pw-fuzz-123456", is_staff=True)
     api = APIClient(HTTP_ACCEPT_LANGUAGE="en")
     api.force_login(staff)

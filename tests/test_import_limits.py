@@ -1,4 +1,4 @@
-"""Issue 19, the import under bad input: every refusal names a path, nothing is half written, nothing crashes.
+"""The import under bad input: every refusal names a path, nothing is half written, nothing crashes.
 
 Each case goes through both entry points of spec/interchange.md: ``manage.py import_tournament`` (exits with
 the problems on stderr, no traceback) and ``POST /api/v1/tournaments/import/`` (400 with

@@ -1,4 +1,4 @@
-"""Issue 48, item 6: the project's own fuzz test of every way an organizer's file comes in (``tests/fuzzing.py``).
+"""The project's own fuzz test of every way an organizer's file comes in (``tests/fuzzing.py``).
 
 Seeded mutations (types swapped, keys dropped, huge and non-finite numbers, NUL bytes, 5,000 levels of
 nesting, a top level that is not an object, wrong encodings, cuts, a line repeated 10,000 times) of the spec
@@ -155,7 +155,7 @@ def _summary() -> Iterator[None]:
     started = time.monotonic()
     yield
     total = sum(int(line.split(": ", 1)[1].split(" ", 1)[0]) for line in SUMMARIES)
-    print(f"\nfuzz summary (issue 48, item 6), seed {seed()}: {total} cases in {time.monotonic() - started:.1f} s")
+    print(f"\nfuzz summary, seed {seed()}: {total} cases in {time.monotonic() - started:.1f} s")
     for line in SUMMARIES:
         print(f"  {line}")
 
@@ -272,7 +272,7 @@ def _read_rating(case: Case) -> tuple[Any, list[Problem]]:
 
 
 def test_the_json_reader_and_the_rating_reader_refuse_mutated_json_with_paths():
-    """issue 48, item 6: ``read_json`` and the rating-site reader, on the mutated spec examples and rating files."""
+    """``read_json`` and the rating-site reader, on the mutated spec examples and rating files."""
     done: list[Runner] = []
     for surface, reader, bases in (("reader-json", _read_json, JSON_BASES), ("reader-rating", _read_rating, {
             k: v for k, v in JSON_BASES.items() if k.startswith("chgk/")})):
@@ -284,7 +284,7 @@ def test_the_json_reader_and_the_rating_reader_refuse_mutated_json_with_paths():
 
 
 def test_the_text_file_readers_refuse_mutated_files_with_their_lines():
-    """issue 48, item 6: the log, roster, penalty and stage-list readers, on the mutated real files."""
+    """The log, roster, penalty and stage-list readers, on the mutated real files."""
     done: list[Runner] = []
     readers = {
         "reader-log": (LOG_TEXTS, lambda case: parse_game_log(as_text(case.raw))),
@@ -315,7 +315,7 @@ def _text_reader(reader: Callable[[Case], tuple[Any, list[Problem]]], case: Case
 
 
 def test_mutated_interchange_documents_through_the_api_and_the_command(fuzzer, tmp_path):
-    """issue 48, item 6: ``POST /api/v1/tournaments/import/`` and ``import_tournament`` on mutated examples."""
+    """``POST /api/v1/tournaments/import/`` and ``import_tournament`` on mutated examples."""
     done: list[Runner] = []
     examples = {k: v for k, v in JSON_BASES.items() if k.startswith("spec/")}
     api = client_of(fuzzer)
@@ -344,7 +344,7 @@ def _tour_number(rng: random.Random) -> int:
 
 
 def test_mutated_rating_files_through_the_api_and_the_command(chgk_seasons, fuzzer, tmp_path):
-    """issue 48, item 6: ``import-rating`` (JSON and multipart) and ``import_rating_results`` on mutated files."""
+    """``import-rating`` (JSON and multipart) and ``import_rating_results`` on mutated files."""
     done: list[Runner] = []
     ratings = {k: v for k, v in JSON_BASES.items() if k.startswith("chgk/")}
     api = client_of(fuzzer)
@@ -391,7 +391,7 @@ def _game_number(rng: random.Random) -> int:
 
 
 def test_mutated_game_logs_through_the_api_the_entry_form_and_the_command(season, fuzzer, tmp_path):
-    """issue 48, item 6: ``import-log``, the entry form's "import from game log" box and ``import_game_log``."""
+    """``import-log``, the entry form's "import from game log" box and ``import_game_log``."""
     done: list[Runner] = []
     api = client_of(fuzzer)
     base = f"{API}/{season.slug}/stages/qualifying/games"
@@ -455,7 +455,7 @@ def _batch(rng: random.Random, case: Case, *, mutated_log: bool) -> tuple[list[t
 
 
 def test_mutated_log_batches_through_the_api_the_page_and_the_command(season, fuzzer, tmp_path):
-    """issue 48, item 6: ``import-logs``, the batch page and ``import_game_logs``, a mutated log or stage list."""
+    """``import-logs``, the batch page and ``import_game_logs``, a mutated log or stage list."""
     done: list[Runner] = []
     bases = {**LOG_TEXTS, **STAGE_TEXTS}
     api = client_of(fuzzer)
@@ -521,7 +521,7 @@ def _batch_outcome(response, dry: bool) -> str:
 
 
 def test_mutated_roster_files_through_the_api_the_page_and_the_command(empty_cup, fuzzer, tmp_path):
-    """issue 48, item 6: ``import-rosters``, the roster page and ``import_rosters`` on mutated teams.txt and CSV."""
+    """``import-rosters``, the roster page and ``import_rosters`` on mutated teams.txt and CSV."""
     done: list[Runner] = []
     api = client_of(fuzzer)
     url = f"{API}/{empty_cup.slug}/import-rosters/"
@@ -581,7 +581,7 @@ def test_mutated_roster_files_through_the_api_the_page_and_the_command(empty_cup
 
 def test_mutated_penalty_files_through_the_api_the_page_and_the_command(played_season, fuzzer,
                                                                                          tmp_path):
-    """issue 48, item 6: ``import-penalties``, the penalty page and ``import_penalties``, a mutated penalty file or
+    """``import-penalties``, the penalty page and ``import_penalties``, a mutated penalty file or
     stage list."""
     done: list[Runner] = []
     slug = played_season.slug

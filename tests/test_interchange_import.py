@@ -169,7 +169,7 @@ def _loader_queries(tournament) -> int:
 
 
 def test_loader_query_count_does_not_grow_with_the_tournament():
-    """Issue 2: the facts loader reads a 10-game and a 500-game tournament in the same number of queries."""
+    """The facts loader reads a 10-game and a 500-game tournament in the same number of queries."""
     small = import_document(mafia_league(games=10, teams=9, seed=1, slug="small"))
     large = import_document(mafia_league(games=500, teams=9, seed=1, slug="large"))
     assert Seat.objects.filter(game__stage__tournament=large).count() == 500 * 9

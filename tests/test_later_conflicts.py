@@ -1,4 +1,4 @@
-"""Issue 41.3: correcting an early class-balanced result that changes who goes on to a later stage (CB-12) is
+"""Correcting an early class-balanced result that changes who goes on to a later stage (CB-12) is
 possible: the change is refused once with the later games it puts in conflict, saved when the organizer
 confirms, and the dashboard lists those conflicts, in words, until they are resolved."""
 

@@ -1,4 +1,4 @@
-"""Issue 41, item 4: a real mafiaonline.ru game log saves from the entry form.
+"""A real mafiaonline.ru game log saves from the entry form.
 
 The preview of a log lists the nicks the portal does not know and offers "add to the roster" under each such
 seat; the save adds the ticked players to their teams' rosters and records the game in one transaction
@@ -242,7 +242,7 @@ def test_fl_8_two_groups_the_group_is_filled_from_the_log_refused_at_the_field_w
 
 
 def test_a_saved_imported_log_is_judged_by_the_formats_game_problems(cup, monkeypatch):
-    """Item 3: the entry form's save and the API's import pass the format's refusals (portal.hooks)."""
+    """The entry form's save and the API's import pass the format's refusals (portal.hooks)."""
     monkeypatch.setattr("portal.hooks.game_problems", lambda stage, game, row: [
         Problem("link", "the format refuses this game (TEST-1)")])
     client = organizer_of(cup)

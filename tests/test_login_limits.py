@@ -1,4 +1,4 @@
-"""Issue 48, item 7: the login lockout keys on the client's real address behind the configured proxies, and one
+"""The login lockout keys on the client's real address behind the configured proxies, and one
 address is limited in how many logins and password resets it tries (password spraying, reset floods)."""
 
 from __future__ import annotations

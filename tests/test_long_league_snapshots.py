@@ -1,4 +1,4 @@
-"""Issue 20, item 2: a long league's snapshot stores what the pages read, not every per-round list.
+"""A long league's snapshot stores what the pages read, not every per-round list.
 
 Above ``scoring.serialize.ROUNDS_KEPT`` games a team's ``points_by_round`` (one value per game) is replaced
 by its sampled chart; the tournament page's chart is sampled from the whole lists before; the team page draws

@@ -1,4 +1,4 @@
-"""``__any_of``: the rows of ``__in``, as one array parameter on PostgreSQL (``tournaments/lookups.py``, issue 20)."""
+"""``__any_of``: the rows of ``__in``, as one array parameter on PostgreSQL (``tournaments/lookups.py``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""No page of the portal loads anything from another host (issue 17).
+"""No page of the portal loads anything from another host.
 
 Each main page is rendered and every resource it would load is collected:
 ``<script src>``, ``<link href>`` of a stylesheet, icon, preload or preconnect,
@@ -155,7 +155,7 @@ def pages(django_user_model) -> dict[str, str]:
 
 
 def test_no_page_loads_anything_from_another_host(pages):
-    """Issue 17: Redoc loaded fonts.googleapis.com; no page may request another host."""
+    """Redoc loaded fonts.googleapis.com; no page may request another host."""
     client = Client()
     found = {}
     for name, url in pages.items():

@@ -1,5 +1,5 @@
-"""The standings page keeps its rendered body while nothing it shows has changed (issue 20, item 5:
-``portal.page_cache``), and shows every change at once."""
+"""The standings page keeps its rendered body while nothing it shows has changed
+(``portal.page_cache``), and shows every change at once."""
 
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ def test_each_language_and_stage_has_its_own_body(league):
 def test_the_body_is_the_same_for_every_reader_and_the_header_stays_theirs(league):
     """Rendered afresh for an anonymous reader and for an organizer, the body is the same (no reader, no CSRF token
     in it); a kept body is then served to both, and the header's links still follow who reads (the history is
-    its organizers', issue 17)."""
+    its organizers')."""
     anonymous = Client(HTTP_ACCEPT_LANGUAGE="en")
     organizer = UserFactory(username="olga")
     TournamentRole.objects.create(user=organizer, tournament=league, role=Role.ORGANIZER)

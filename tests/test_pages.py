@@ -1,4 +1,4 @@
-"""Public pages (issue 5): every page in Russian and English, read from snapshots, bounded queries."""
+"""Public pages: every page in Russian and English, read from snapshots, bounded queries."""
 
 from __future__ import annotations
 
@@ -200,7 +200,7 @@ def test_standings_say_updating_when_the_facts_are_newer_than_the_snapshot(clien
     Tournament.objects.filter(pk=chgk.pk).update(facts_version=chgk.facts_version + 1)
     html = text(get(client, chgk.get_absolute_url(), language))
     assert word in html
-    assert f'data-live="/t/{chgk.slug}/standings/version/"' in html  # live.js swaps the new table in (issue 17)
+    assert f'data-live="/t/{chgk.slug}/standings/version/"' in html  # live.js swaps the new table in
 
 
 def test_standings_say_updating_when_the_last_recompute_failed(client, chgk):
@@ -322,7 +322,7 @@ def _svg(chart) -> str:
 
 @pytest.mark.parametrize("teams, rounds", [(15, 10_000), (30, 2_500), (8, 12), (3, 1)])
 def test_the_chart_drawn_from_the_stored_summary_is_the_chart_drawn_from_every_round(teams, rounds):
-    """Issue 7: the page draws the chart sampled at store time; same data, same SVG as before the summary."""
+    """The page draws the chart sampled at store time; same data, same SVG as before the summary."""
     details = _league_details(teams, rounds)
     groups = dict.fromkeys(row["group"] for row in details["teams"])  # the page lists them group by group
     series = [(row["team"], row["details"]["points_by_round"])
@@ -341,7 +341,7 @@ def test_the_chart_drawn_from_the_stored_summary_is_the_chart_drawn_from_every_r
 def test_a_chart_with_missing_rounds_and_falling_totals_is_the_chart_drawn_from_every_round(missing):
     """A round without a figure (``None``, as a ChGK team's tour it did not play) counts 0, and a line that falls
     below 0 (penalties) keeps its least total: the totals are added without looking for ``None`` first and their
-    extremes are read from a sorted copy (issue 20); the SVG is the one drawn from every round before."""
+    extremes are read from a sorted copy; the SVG is the one drawn from every round before."""
     import random
 
     rng = random.Random(7)

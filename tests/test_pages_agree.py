@@ -1,4 +1,4 @@
-"""Issue 41 items 5 and 7: pages agree with themselves and each other, and the demo reads as a real, finished
+"""Pages agree with themselves and each other, and the demo reads as a real, finished
 season (its windows and checklists dated from its own dates, not from the moment it was loaded)."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db
 
 def test_gp_6_a_played_stage_shows_its_players_and_offers_no_registration():
     """The Grand Prix example's stage played 13 games: its page says so, lists the players of its games and
-    shows no register or open-registration button (issue 41.5)."""
+    shows no register or open-registration button."""
     tournament = load(example("elimination_gp"))
     organizer = UserFactory()
     TournamentRole.objects.create(user=organizer, tournament=tournament, role=Role.ORGANIZER)
@@ -48,7 +48,7 @@ def test_gp_2_a_stage_whose_registration_is_not_open_offers_no_register_button()
 
 
 def test_chgk_16_a_finished_season_says_finished_on_its_page_its_team_page_and_its_sheet():
-    """The export keeps the spec's code (``active``); every page and the CSV say the same word (issue 41.5)."""
+    """The export keeps the spec's code (``active``); every page and the CSV say the same word."""
     tournament = load(as_archive(demo_chgk_season()))
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
     export = client.get(f"/api/v1/tournaments/{tournament.slug}/standings/").json()
@@ -62,7 +62,7 @@ def test_chgk_16_a_finished_season_says_finished_on_its_page_its_team_page_and_i
 
 def test_fl_19_the_demo_league_is_final_its_windows_run_from_its_own_games():
     """The demo's games were recorded three hours after they were scheduled (2014): no FL-19 window is open
-    now, so the league is final and its awards are no longer provisional (issue 41.7)."""
+    now, so the league is final and its awards are no longer provisional."""
     tournament = import_document(as_archive(demo_family_league()))
     facts = load_facts(tournament)
     assert fl_standings.violation_windows(facts, timezone.now()) == []
@@ -113,7 +113,7 @@ def test_the_demo_dates_are_its_own_not_the_loading_moment():
 
 def test_fl_3_the_application_page_and_the_dashboard_count_the_same_eligibility_warnings():
     """The league's own record (an imported document) names each participant's family: the head's application
-    page and the organizer's dashboard judge FL-3 with one function and say the same (issue 41.5)."""
+    page and the organizer's dashboard judge FL-3 with one function and say the same."""
     from formats.family_league import services as fl_services
     from formats.family_league.home import dashboard_items
     from tournaments.models import Participant, Team

@@ -1,4 +1,4 @@
-"""Issue 17 through the Django test client: links a reader may follow, styled refusals with a reason, the profile's
+"""Pages for people through the Django test client: links a reader may follow, styled refusals with a reason, the profile's
 claim form, forms' labels and time zones, the read-only derived data in the admin, the favicon, the demo's ``PORT``.
 
 The same pages in Chromium: ``tests/test_browser_pages.py``.
@@ -46,7 +46,7 @@ def labels(tournament, user) -> set[str]:
 
 
 def test_fl_1_apply_groups_and_calendars_are_linked_only_for_whoever_may_open_them(league):
-    """Issue 17, item 2: a reader sees a header link only if its page lets them in (FL-1, FL-8, FL-9)."""
+    """A reader sees a header link only if its page lets them in (FL-1, FL-8, FL-9)."""
     from django.contrib.auth.models import AnonymousUser
 
     player = user_playing_as("Someone-not-a-head")
@@ -81,7 +81,7 @@ def test_cb_2_stage_schedules_and_the_history_are_linked_only_for_organizers(cli
 
 @pytest.mark.parametrize("language", ["ru", "en"])
 def test_a_refused_page_is_the_sites_styled_page_with_the_reason_and_what_to_do(client, balanced, language):
-    """Issue 17, item 2: history and stage schedules refuse with a reason in the reader's language, not a bare 403."""
+    """History and stage schedules refuse with a reason in the reader's language, not a bare 403."""
     client.force_login(user_playing_as("Curious"))
     client.cookies["django_language"] = language
     stage = balanced.stages.order_by("order").first()
@@ -125,7 +125,7 @@ def test_an_anonymous_refusal_offers_to_log_in(client, balanced):
 
 
 def test_the_profile_shows_no_error_before_the_claim_form_is_posted(client):
-    """Issue 17, item 6: "This field is required." only after a POST of the claim form."""
+    """"This field is required." only after a POST of the claim form."""
     client.force_login(UserFactory(username="newcomer"))
     required = said("ru", "This field is required.")
     assert required not in client.get(reverse("profile")).content.decode()
@@ -155,7 +155,7 @@ def test_the_time_zone_list_offers_the_common_zones_first_in_groups():
 
 
 def test_snapshots_and_recompute_runs_are_read_only_in_the_admin(client, django_capture_on_commit_callbacks):
-    """Issue 17, item 13: derived data has no "add" (it was a server error), no change and no delete."""
+    """Derived data has no "add" (it was a server error), no change and no delete."""
     with django_capture_on_commit_callbacks(execute=True):
         league = import_document(example("family_league"))
     client.force_login(UserFactory(username="root", is_staff=True, is_superuser=True))
@@ -184,7 +184,7 @@ def test_every_page_links_the_projects_own_favicon(client):
                                            ("0.0.0.0:8002", "http://127.0.0.1:8002"),
                                            ("192.168.1.5:9000", "http://192.168.1.5:9000")])
 def test_the_demo_prints_the_admin_login_at_the_port_scripts_run_serves(monkeypatch, port, url):
-    """Issue 17, item 13: the printed login ignored ``PORT``."""
+    """The printed login ignored ``PORT``."""
     if port is None:
         monkeypatch.delenv("PORT", raising=False)
     else:

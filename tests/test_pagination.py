@@ -1,4 +1,4 @@
-"""Issue 20, item 3: a paginated list of the pages reads its page and its count in one query
+"""A paginated list of the pages reads its page and its count in one query
 (``portal.views.common.paginate``), and pages exactly as Django's ``Paginator.get_page``."""
 
 from __future__ import annotations

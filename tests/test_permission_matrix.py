@@ -1,4 +1,4 @@
-"""One permission matrix: every write act against every role, as docs/permissions.md writes it (issue 42, item 5).
+"""One permission matrix: every write act against every role, as docs/permissions.md writes it.
 
 The expected table is the document's (``docs/permissions.md``, beside ``../shared/spec/roles.md``'s words): this
 module parses it and runs one case per cell. A ``no`` is a 403 naming the rule in the API (401 or 403 for an
@@ -313,7 +313,7 @@ def refusal_body(response: Any) -> str:
 
 
 def test_the_table_names_every_act_once_and_the_test_knows_each():
-    """Issue 42, item 5: every row of docs/permissions.md is an act the matrix knows how to try."""
+    """Every row of docs/permissions.md is an act the matrix knows how to try."""
     rows = {(c.act, c.ruleset) for c in CELLS}
     assert len(CELLS) == len(rows) * len(ROLES), "a row is written twice"
     assert rows == set(ACTS), {"unknown to the test": sorted(rows - set(ACTS)), "not in the doc": sorted(
@@ -322,7 +322,7 @@ def test_the_table_names_every_act_once_and_the_test_knows_each():
 
 @pytest.mark.parametrize("cell", params())
 def test_permission_matrix(cell: Cell):
-    """Issue 42, item 5: one cell of docs/permissions.md (roles.md; FL-0, CB-15, CHGK-18, GP-8, GP-23 ...)."""
+    """One cell of docs/permissions.md (roles.md; FL-0, CB-15, CHGK-18, GP-8, GP-23 ...)."""
     world = build_world(cell.ruleset, cell.role)
     request = ACTS[(cell.act, cell.ruleset)](world)
     try:

@@ -1,4 +1,4 @@
-"""Issue 20, item 3: a player's page lists the player's tournaments a page at a time, newest first.
+"""A player's page lists the player's tournaments a page at a time, newest first.
 
 The page reads the snapshots of the shown tournaments only (on PostgreSQL only the player's rows of them), so
 it runs the same queries whether the player plays in 3 tournaments or in 30. The page size is patched down to 2
@@ -25,7 +25,7 @@ from tournaments.importer import import_document
 from tournaments.models import Seat, Tournament
 from tournaments.synthetic import mafia_league
 
-LIMIT = 8  # issue 20: every page of the site within 8 queries
+LIMIT = 8  # every page of the site within 8 queries
 STAR = "Fam01-p1"  # mafia_league names players by team: this one plays in every league
 
 

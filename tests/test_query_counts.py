@@ -1,4 +1,4 @@
-"""Issue 7: the standings page and API run the same number of queries for 10 and 10,000 games.
+"""The standings page and API run the same number of queries for 10 and 10,000 games.
 
 Both tournaments are family_league finals from ``tournaments.synthetic.mafia_league``
 (15 teams, 15 seats a game: the large one has 150,000 seats). They are stored
@@ -155,7 +155,7 @@ def snapshot_queries(client, path: str) -> list[str]:
 @pytest.mark.django_db
 @pytest.mark.parametrize("query", ["", "?stage=final"])
 def test_standings_page_never_reads_the_snapshot_details_whatever_the_size(client, leagues, query):
-    """Issue 7: the page costs the same work at 10 and 10,000 games: it reads the small summary, not the details
+    """The page costs the same work at 10 and 10,000 games: it reads the small summary, not the details
     (at 10,000 games 15 x 10,000 per-round points), and draws the chart sampled at store time."""
     details = connection.ops.quote_name("details")
     sizes = {}

@@ -1,4 +1,4 @@
-"""Issue 38, item 4: a rating-site result creates its tour when the season has none of that number (host and date
+"""A rating-site result creates its tour when the season has none of that number (host and date
 from the organizer's options), and the site's position is kept beside the portal's place and shown on the tour
 page where they differ, with why (CHGK-13 shares tied places; the site breaks them by a shoot-out)."""
 

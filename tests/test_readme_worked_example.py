@@ -1,4 +1,4 @@
-"""Issue 38, item 6: README.md's worked example, a season from the organizers' files, runs as written.
+"""README.md's worked example, a season from the organizers' files, runs as written.
 
 The commands are read from the README's section "Worked example: a season from the organizers' files" (its ``sh``
 block: continuation lines joined, comments dropped, split as the shell splits them, globs expanded from the

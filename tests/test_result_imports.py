@@ -1,4 +1,4 @@
-"""Issue 18: the game-log and rating-site imports through the commands, the API and the entry form,
+"""The game-log and rating-site imports through the commands, the API and the entry form,
 written through the same commands as typed results (record_game / record_tour_masks), on the real files."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 18: the pure readers of a mafiaonline.ru game log and of the ChGK rating site's responses,
+"""The pure readers of a mafiaonline.ru game log and of the ChGK rating site's responses,
 on every real file of tests/data/real/ (copied from shared/real-data) and on broken inputs."""
 
 from __future__ import annotations

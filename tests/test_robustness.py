@@ -1,4 +1,4 @@
-"""Nothing lost, nothing overwritten: parallel saves and a worker killed mid-recompute (issue 6)."""
+"""Nothing lost, nothing overwritten: parallel saves and a worker killed mid-recompute."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 42.4: every act checks exactly the role spec/roles.md names: the organizer records no penalty or
+"""Every act checks exactly the role spec/roles.md names: the organizer records no penalty or
 decision (FL-0, CB-15, CB-16), a judge acts only on the stages of the role, and GP invitations close with the
 stage's registration for everyone (GP-5)."""
 

@@ -1,4 +1,4 @@
-"""Issue 42.1 and 42.4: a tournament's organizer grants and revokes every role of spec/roles.md on the roles page
+"""A tournament's organizer grants and revokes every role of spec/roles.md on the roles page
 and through the API (``tournaments.grants``): the tournament's roles (a judge with its stages), captains, family
 heads; each act is one entry of the tournament's history; anyone else is refused (403) and nothing changes;
 CHGK-11 keeps players off the jury and jurors off the rosters, from both sides."""

@@ -1,6 +1,6 @@
 """One fact row saved on its own (the admin's change form): its tournament is read once, for the history entry
-and the recompute signal together (issue 20, item 4: the writer of a game evening shares the workers' machine;
-issue 17: the entry still names the tournament)."""
+and the recompute signal together (the writer of a game evening shares the workers' machine;
+the entry still names the tournament)."""
 
 from __future__ import annotations
 

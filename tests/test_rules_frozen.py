@@ -1,4 +1,4 @@
-"""Design principle 8 (issue 16 item 12): rule constants are frozen with the tournament like its settings; a
+"""Design principle 8: rule constants are frozen with the tournament like its settings; a
 change of one in code does not change an existing tournament's table; recomputing under the current rules is
 an organizer's explicit, logged action."""
 

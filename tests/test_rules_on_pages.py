@@ -1,4 +1,4 @@
-"""Rules that reach the pages beyond the standings tables (issue 16)."""
+"""Rules that reach the pages beyond the standings tables."""
 
 from __future__ import annotations
 

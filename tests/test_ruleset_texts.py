@@ -1,4 +1,4 @@
-"""Issue 41 item 2, issue 47 item 2: the messages rulesets write (a table's notes, why a seat scores what it
+"""The messages rulesets write (a table's notes, why a seat scores what it
 scores, a violation, a refusal) are codes with parameters, rendered in the reader's language where they are shown;
 no regular expression translates them, and a plain text (a judge's own words) is shown as written."""
 

@@ -1,4 +1,4 @@
-"""Issue 38, items 1-3: a season from the organizers' own files, on the real Family Cup 2016.
+"""A season from the organizers' own files, on the real Family Cup 2016.
 
 The clans of ``teams.txt`` become the rosters (``import_rosters``), the game logs go into a stage in a batch,
 placed by ``games.txt`` (``import_game_logs``), and ``penalties.txt`` gives the judges' penalties and the

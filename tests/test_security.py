@@ -1,4 +1,4 @@
-"""Account protections and security headers (issue 6)."""
+"""Account protections and security headers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 20, item 3: the pages that span the site run no more queries for 30 tournaments than for 3.
+"""The pages that span the site run no more queries for 30 tournaments than for 3.
 
 The site alternates small ``family_league`` finals and ChGK seasons from ``tournaments.synthetic``; their
 generators name players by team (``Fam01-p1``, ``Team01 captain``), so the same players play in every
@@ -17,7 +17,7 @@ from scoring.services import recompute
 from tournaments.importer import import_document
 from tournaments.synthetic import chgk_season, mafia_league
 
-LIMIT = 8  # issue 20: every page of the site within 8 queries
+LIMIT = 8  # every page of the site within 8 queries
 MAFIA_STAR, CHGK_STAR = "Fam01-p1", "Team01 captain"
 
 
@@ -61,7 +61,7 @@ def queries(client, path: str, number: int) -> int:
 
 @pytest.mark.django_db
 def test_site_wide_pages_run_no_more_queries_for_30_tournaments_than_for_3(client, django_assert_max_num_queries):
-    """Issue 20 item 3: home, the filtered API lists, the search and a player's page across tournaments stay
+    """Home, the filtered API lists, the search and a player's page across tournaments stay
     within 8 queries and do not run more queries as the site grows from 3 to 30 tournaments. (The player's
     second page of tournaments is past the end at 3: the last page is read in one more query.)"""
     tournaments: list = []

@@ -1,4 +1,4 @@
-"""Issue 42, item 1: an organizer builds a tournament's structure from the portal's pages and the API (stages,
+"""An organizer builds a tournament's structure from the portal's pages and the API (stages,
 groups, tours, game slots, the schedule's publication, registration), not only in the Django admin."""
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def messages_of(response) -> str:
 
 
 @pytest.mark.parametrize("ruleset", ["chgk_tour_points", *MAFIA])
-def test_issue_42_1_an_organizer_adds_the_first_stage_of_a_new_tournament_of_each_ruleset(client, ruleset):
+def test_structure_an_organizer_adds_the_first_stage_of_a_new_tournament_of_each_ruleset(client, ruleset):
     tournament = TournamentFactory(ruleset=ruleset)
     organizer = organizer_of(tournament)
     client = signed_in(client, organizer)
@@ -111,7 +111,7 @@ def test_issue_42_1_an_organizer_adds_the_first_stage_of_a_new_tournament_of_eac
     assert f'data-stage="{key}"' in page.content.decode()
 
 
-def test_issue_42_1_a_duplicate_stage_key_is_refused_naming_the_field_and_nothing_changes(client):
+def test_structure_a_duplicate_stage_key_is_refused_naming_the_field_and_nothing_changes(client):
     tournament = TournamentFactory()
     client = signed_in(client, organizer_of(tournament))
     post(client, tournament, action="add_stage", key="qualifying")
@@ -123,14 +123,14 @@ def test_issue_42_1_a_duplicate_stage_key_is_refused_naming_the_field_and_nothin
     assert AuditEntry.objects.count() == audited
 
 
-def test_issue_42_1_a_key_outside_the_ruleset_is_refused(client):
+def test_structure_a_key_outside_the_ruleset_is_refused(client):
     tournament = TournamentFactory()
     with pytest.raises(structure.Invalid, match="qualifying, final"):
         structure.add_stage(organizer_of(tournament), tournament, "semi-final")
     assert not Stage.objects.filter(tournament=tournament).exists()
 
 
-def test_issue_42_1_an_organizer_edits_a_stage_and_its_key_is_fixed_once_it_has_games(client):
+def test_structure_an_organizer_edits_a_stage_and_its_key_is_fixed_once_it_has_games(client):
     tournament = TournamentFactory()
     organizer = organizer_of(tournament)
     client = signed_in(client, organizer)
@@ -148,7 +148,7 @@ def test_issue_42_1_an_organizer_edits_a_stage_and_its_key_is_fixed_once_it_has_
     assert stage.key == "final"
 
 
-def test_issue_42_1_only_an_empty_stage_is_deleted_its_groups_with_it(client):
+def test_structure_only_an_empty_stage_is_deleted_its_groups_with_it(client):
     tournament = TournamentFactory()
     organizer = organizer_of(tournament)
     client = signed_in(client, organizer)
@@ -165,7 +165,7 @@ def test_issue_42_1_only_an_empty_stage_is_deleted_its_groups_with_it(client):
     assert entry.before["groups"] == ["A"] and entry.user == organizer
 
 
-def test_issue_42_1_publishing_a_schedule_sets_published_at_and_a_late_one_is_flagged_cb_2(client):
+def test_structure_publishing_a_schedule_sets_published_at_and_a_late_one_is_flagged_cb_2(client):
     """CB-2 asks for the table days before the stage starts; publishing later is allowed and flagged (roles.md)."""
     tournament = TournamentFactory(ruleset="class_balanced")
     organizer = organizer_of(tournament)
@@ -183,7 +183,7 @@ def test_issue_42_1_publishing_a_schedule_sets_published_at_and_a_late_one_is_fl
     assert response.status_code == 400 and "was published on" in messages_of(response)
 
 
-def test_issue_42_1_a_schedule_with_nothing_in_it_is_not_published():
+def test_structure_a_schedule_with_nothing_in_it_is_not_published():
     tournament = TournamentFactory()
     organizer = organizer_of(tournament)
     stage = structure.add_stage(organizer, tournament, "qualifying")
@@ -196,7 +196,7 @@ def test_issue_42_1_a_schedule_with_nothing_in_it_is_not_published():
 # --------------------------------------------------------------------------- groups
 
 
-def test_issue_42_1_groups_are_added_renamed_filled_and_deleted(client):
+def test_structure_groups_are_added_renamed_filled_and_deleted(client):
     tournament = TournamentFactory()
     organizer = organizer_of(tournament)
     client = signed_in(client, organizer)
@@ -225,7 +225,7 @@ def test_issue_42_1_groups_are_added_renamed_filled_and_deleted(client):
         "create", "update", "delete"}
 
 
-def test_issue_42_1_a_group_with_games_is_not_deleted_and_a_rename_renames_its_games():
+def test_structure_a_group_with_games_is_not_deleted_and_a_rename_renames_its_games():
     tournament = TournamentFactory()
     organizer = organizer_of(tournament)
     stage = structure.add_stage(organizer, tournament, "qualifying")
@@ -241,7 +241,7 @@ def test_issue_42_1_a_group_with_games_is_not_deleted_and_a_rename_renames_its_g
 # --------------------------------------------------------------------------- ChGK tours
 
 
-def test_issue_42_1_a_new_chgk_tour_opens_its_entry_page_and_links_questions_and_hosting(client):
+def test_structure_a_new_chgk_tour_opens_its_entry_page_and_links_questions_and_hosting(client):
     tournament = TournamentFactory(ruleset="chgk_tour_points")
     organizer = organizer_of(tournament)
     client = signed_in(client, organizer)
@@ -264,7 +264,7 @@ def test_issue_42_1_a_new_chgk_tour_opens_its_entry_page_and_links_questions_and
     assert (entry.action, entry.user, entry.after["host"]) == ("create", organizer, signum.pk)
 
 
-def test_issue_42_1_a_taken_tour_number_is_refused_and_an_edit_moves_the_version(client):
+def test_structure_a_taken_tour_number_is_refused_and_an_edit_moves_the_version(client):
     tournament = TournamentFactory(ruleset="chgk_tour_points")
     organizer = organizer_of(tournament)
     client = signed_in(client, organizer)
@@ -283,7 +283,7 @@ def test_issue_42_1_a_taken_tour_number_is_refused_and_an_edit_moves_the_version
                                                                                      organizer.username)
 
 
-def test_issue_42_1_the_questions_of_a_tour_with_masks_do_not_change():
+def test_structure_the_questions_of_a_tour_with_masks_do_not_change():
     tournament = TournamentFactory(ruleset="chgk_tour_points")
     organizer = organizer_of(tournament)
     stage = structure.add_stage(organizer, tournament, "season")
@@ -297,7 +297,7 @@ def test_issue_42_1_the_questions_of_a_tour_with_masks_do_not_change():
     assert tour.questions == 8
 
 
-def test_issue_42_1_a_mafia_tournament_takes_no_tours_and_a_chgk_one_no_game_slots():
+def test_structure_a_mafia_tournament_takes_no_tours_and_a_chgk_one_no_game_slots():
     fl = TournamentFactory()
     chgk = TournamentFactory(ruleset="chgk_tour_points")
     with pytest.raises(structure.Invalid, match="not tours of questions"):
@@ -310,7 +310,7 @@ def test_issue_42_1_a_mafia_tournament_takes_no_tours_and_a_chgk_one_no_game_slo
 
 
 @pytest.mark.parametrize("ruleset", MAFIA)
-def test_issue_42_1_a_scheduled_game_slot_is_added_in_the_tournaments_zone_and_links_its_entry(client, ruleset):
+def test_structure_a_scheduled_game_slot_is_added_in_the_tournaments_zone_and_links_its_entry(client, ruleset):
     tournament = TournamentFactory(ruleset=ruleset, timezone="Asia/Yekaterinburg")
     organizer = organizer_of(tournament)
     client = signed_in(client, organizer)
@@ -336,7 +336,7 @@ def test_issue_42_1_a_scheduled_game_slot_is_added_in_the_tournaments_zone_and_l
 
 
 @pytest.mark.parametrize("ruleset", ["family_league", "chgk_tour_points"])
-def test_issue_42_1_registration_opens_and_closes_per_tournament_fl_2(client, ruleset):
+def test_structure_registration_opens_and_closes_per_tournament_fl_2(client, ruleset):
     tournament = TournamentFactory(ruleset=ruleset)
     organizer = organizer_of(tournament)
     client = signed_in(client, organizer)
@@ -359,7 +359,7 @@ def test_issue_42_1_registration_opens_and_closes_per_tournament_fl_2(client, ru
         "pk").values_list("action", flat=True)) == ["open", "update"]
 
 
-def test_issue_42_1_a_gp_stage_opens_its_own_registration_once_its_conditions_are_published_gp_2(client):
+def test_structure_a_gp_stage_opens_its_own_registration_once_its_conditions_are_published_gp_2(client):
     tournament = TournamentFactory(ruleset="elimination_gp")
     organizer = organizer_of(tournament)
     client = signed_in(client, organizer)
@@ -376,7 +376,7 @@ def test_issue_42_1_a_gp_stage_opens_its_own_registration_once_its_conditions_ar
     assert AuditEntry.objects.filter(action="open", user=organizer).exists()
 
 
-def test_issue_42_1_per_stage_registration_is_refused_where_it_is_per_tournament(client):
+def test_structure_per_stage_registration_is_refused_where_it_is_per_tournament(client):
     tournament = TournamentFactory()
     organizer = organizer_of(tournament)
     stage = structure.add_stage(organizer, tournament, "qualifying")
@@ -384,8 +384,8 @@ def test_issue_42_1_per_stage_registration_is_refused_where_it_is_per_tournament
     assert response.status_code == 400 and "per tournament, not per stage" in messages_of(response)
 
 
-def test_issue_42_1_every_change_of_structure_shows_in_the_history_page(client):
-    """Issue 6: the history lists who changed which fact; the structure's changes are among them."""
+def test_structure_every_change_of_structure_shows_in_the_history_page(client):
+    """The history lists who changed which fact; the structure's changes are among them."""
     tournament = TournamentFactory(ruleset="family_league")
     organizer = organizer_of(tournament)
     stage = structure.add_stage(organizer, tournament, "qualifying")
@@ -409,7 +409,7 @@ def test_issue_42_1_every_change_of_structure_shows_in_the_history_page(client):
 
 
 @pytest.mark.parametrize("who", ["anonymous", "player", "judge", "other organizer"])
-def test_issue_42_1_only_the_organizers_write_anyone_else_gets_403_and_nothing_changes(client, who):
+def test_structure_only_the_organizers_write_anyone_else_gets_403_and_nothing_changes(client, who):
     """roles.md: the organizer creates stages, tours and games; a judge sees the page but does not write."""
     tournament = TournamentFactory()
     if who == "player":
@@ -430,7 +430,7 @@ def test_issue_42_1_only_the_organizers_write_anyone_else_gets_403_and_nothing_c
         assert 'value="add_stage"' not in page.content.decode()
 
 
-def test_issue_42_1_staff_write_too(client):
+def test_structure_staff_write_too(client):
     tournament = TournamentFactory()
     client.force_login(UserFactory(is_staff=True))
     assert post(client, tournament, action="add_stage", key="final").status_code == 302
@@ -440,7 +440,7 @@ def test_issue_42_1_staff_write_too(client):
 # --------------------------------------------------------------------------- recompute and queries
 
 
-def test_issue_42_1_a_change_of_structure_schedules_the_recompute_after_commit(django_capture_on_commit_callbacks):
+def test_structure_a_change_of_structure_schedules_the_recompute_after_commit(django_capture_on_commit_callbacks):
     tournament = TournamentFactory()
     organizer = organizer_of(tournament)
     before = Tournament.objects.get(pk=tournament.pk).facts_version
@@ -455,7 +455,7 @@ def test_issue_42_1_a_change_of_structure_schedules_the_recompute_after_commit(d
 
 
 @pytest.mark.parametrize("ruleset", ["chgk_tour_points", "family_league", "elimination_gp"])
-def test_issue_42_1_the_page_reads_a_bounded_number_of_queries(client, ruleset, django_assert_max_num_queries):
+def test_structure_the_page_reads_a_bounded_number_of_queries(client, ruleset, django_assert_max_num_queries):
     tournament = TournamentFactory(ruleset=ruleset)
     organizer = organizer_of(tournament)
     teams = [TeamFactory(tournament=tournament) for _ in range(8)]
@@ -487,7 +487,7 @@ def api_for(user=None) -> APIClient:
     return api
 
 
-def test_issue_42_1_the_api_creates_changes_publishes_and_deletes_a_stage():
+def test_structure_the_api_creates_changes_publishes_and_deletes_a_stage():
     tournament = TournamentFactory()
     organizer = organizer_of(tournament)
     api = api_for(organizer)
@@ -511,7 +511,7 @@ def test_issue_42_1_the_api_creates_changes_publishes_and_deletes_a_stage():
     assert not Stage.objects.filter(tournament=tournament).exists()
 
 
-def test_issue_42_1_the_api_creates_changes_and_deletes_a_tour():
+def test_structure_the_api_creates_changes_and_deletes_a_tour():
     tournament = TournamentFactory(ruleset="chgk_tour_points")
     organizer = organizer_of(tournament)
     TeamFactory(tournament=tournament, name="Signum")

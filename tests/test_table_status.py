@@ -1,4 +1,4 @@
-"""Issue 17, item 8: statuses that follow the facts (portal.table_status): the tournament is shown finished once
+"""Statuses that follow the facts (portal.table_status): the tournament is shown finished once
 its latest stored table is final, earlier stages' tables are final then, rows agree with the badge, and a
 preliminary table says which rule holds it open (FL-19, CHGK-18)."""
 

@@ -93,7 +93,7 @@ def test_without_a_countdown_a_job_starts_at_once(settings, monkeypatch):
 
 
 def test_a_job_with_others_waiting_behind_it_starts_at_once(real_services, settings, monkeypatch):
-    """Issue 20 item 4: the coalescing wait is for an idle queue; with other tables' jobs waiting the worker has
+    """The coalescing wait is for an idle queue; with other tables' jobs waiting the worker has
     work to do, and the later saves of this tournament coalesce on its queued key anyway."""
     settings.RECOMPUTE_COUNTDOWN = 0.3
     tournament = import_document(example("chgk_tour_points"))

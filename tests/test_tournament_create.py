@@ -1,4 +1,4 @@
-"""Issue 42, item 1: an organizer creates a tournament from the portal's pages and the API
+"""An organizer creates a tournament from the portal's pages and the API
 (``tournaments.setup.create_tournament``: the page ``/accounts/dashboard/new/``, ``POST /api/v1/tournaments/new/``)."""
 
 from __future__ import annotations

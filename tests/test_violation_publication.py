@@ -1,4 +1,4 @@
-"""FL-19 (issue 16 item 9): a changed result that creates a new detected violation publishes it at the change:
+"""FL-19: a changed result that creates a new detected violation publishes it at the change:
 its appeal window runs from then, and the stage is not final until it closes. A violation the change keeps
 keeps its moment; one recorded with the result is published with it."""
 

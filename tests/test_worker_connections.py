@@ -1,4 +1,4 @@
-"""A Celery worker keeps its database connection from job to job (issue 20, item 4).
+"""A Celery worker keeps its database connection from job to job.
 
 Celery's Django fixup closed the connections before and after every job unless ``CELERY_DB_REUSE_MAX`` is set, so
 each 20-40 ms recompute opened a PostgreSQL session of its own. ``config.celery`` now closes, between jobs, only the

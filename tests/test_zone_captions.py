@@ -1,4 +1,4 @@
-"""Issue 17, item 13: a schedule of games played in 2014 names the zone's offset then (Moscow: UTC+04:00), as its
+"""A schedule of games played in 2014 names the zone's offset then (Moscow: UTC+04:00), as its
 game pages do, not today's UTC+03:00."""
 
 from __future__ import annotations

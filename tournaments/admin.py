@@ -73,7 +73,7 @@ class TournamentScopedAdmin(admin.ModelAdmin):
 
 
 class VersionedForm(forms.ModelForm):
-    """Refuses a save based on an outdated read: "changed by X at T, reload" (issue 6)."""
+    """Refuses a save based on an outdated read: "changed by X at T, reload"."""
 
     seen_version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 

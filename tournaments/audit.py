@@ -1,4 +1,4 @@
-"""The audit trail: every change to a fact, with user, time, before and after (issues 6 and 17).
+"""The audit trail: every change to a fact, with user, time, before and after.
 
 Model signals record saves and deletions of fact rows; the importer records
 one entry per imported document. The write commands that replace a game's

@@ -6,7 +6,7 @@ when asked. Every other concrete field gets what ``bulk_create`` would give it: 
 ``auto_now``/``auto_now_add``. Like ``bulk_create`` it sends no signals and calls no ``save()``.
 
 The values are written exactly as Django would write them (``Field.get_db_prep_save``), but a column at a time
-(issue 45): the rows are turned into columns, and each column's converter is chosen once from its field's type
+The rows are turned into columns, and each column's converter is chosen once from its field's type
 and the Python types the column holds (``_converter``). A column of the type its field stores goes to the driver
 as it is (ints and foreign keys as ints, strings, booleans, decimals, floats; dates on PostgreSQL); one that the
 database wants in another form is converted by one plain function a value (an aware datetime: UTC text on

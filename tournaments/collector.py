@@ -1,4 +1,4 @@
-"""The cyclic garbage collector paused while ~10^5 small fact objects are built (issue 20).
+"""The cyclic garbage collector paused while ~10^5 small fact objects are built.
 
 Reading a league's facts (``scoring.services.recompute``) or a league's document (``tournaments.importer``)
 creates 150,000 seats that all stay alive until the work ends: every collection the allocations trigger scans

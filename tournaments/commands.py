@@ -322,7 +322,7 @@ def _parse_game_payload(data: dict) -> tuple[F.Game, list[Problem]]:
 def _every_game_problem(tournament: Tournament, stage: Stage, row: Game, fgame: F.Game, read: list[Problem],
                         before: F.TournamentFacts, after: F.TournamentFacts, prefix: str,
                         game_problems: GameProblems | None) -> list[Problem]:
-    """Every problem of the game at once (issue 17, item 10): what the reading refused, and the ruleset's and the
+    """Every problem of the game at once: what the reading refused, and the ruleset's and the
     format's judgement of the game as it was read. A game the reading refused is judged as far as it can be: a
     judgement that cannot run on it (a value missing) leaves the reading's problems to be fixed first."""
     problems = list(read)

@@ -1,4 +1,4 @@
-"""What went wrong with the database, in words (issue 48, items 4 and 5).
+"""What went wrong with the database, in words.
 
 - ``database_unavailable(exc)``: the database did not answer (refused or lost connection, a server shutting down
   or starting up, no connection slot left, an SQLite file that cannot be opened or stays locked). The pages and

@@ -16,7 +16,7 @@ everything is read again).
 The rest of the facts (stages, teams and rosters, groups, tours, participants,
 families, penalties, decisions, appeals, withdrawals: ``CachedContext``) change
 only with ``head_version``, so they are kept under the same key; after a saved
-result the loader reads none of their dozen tables (issue 20). A few of them
+result the loader reads none of their dozen tables. A few of them
 name games by stage and number (penalties, decisions, upheld violation
 appeals): the context keeps the position (stage, number) of every game as it
 read them, and a game read again at another position, or gone, makes the

@@ -1,4 +1,4 @@
-"""Who holds which role of a tournament: its organizers grant and revoke them (issue 42.1, ``spec/roles.md``).
+"""Who holds which role of a tournament: its organizers grant and revoke them (``spec/roles.md``).
 
 The roles of ``spec/roles.md`` are kept in three places:
 

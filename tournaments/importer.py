@@ -94,7 +94,7 @@ def import_document(document: Any, *, replace: bool = False, user=None) -> Tourn
     150,000 seats would be scanned by every collection their allocation triggers, ``collector``).
 
     The document is not kept once parsed: passed without another reference (``import_document(decode(raw))``),
-    its 10^5 objects are freed before the writes and the recompute (issue 45: a third of the command's peak)."""
+    its 10^5 objects are freed before the writes and the recompute (a third of the command's peak)."""
     with gc_paused():
         try:
             facts = parse_document(document)
@@ -341,7 +341,7 @@ def _create_games(stage: Stage, games, groups, teams: dict[str, Team], players: 
 def _prime_loader(stage: Stage, ids: list[int], games, imported_at, primed: dict[int, tuple] | None) -> None:
     """Once the import commits, the loader's game cache (``tournaments.game_cache``) holds the stage's games as the
     loader would read them back: the recompute the commit triggers in this process then reads the games' headers
-    and count, not their 10^5 seats again (issue 45). The times as the
+    and count, not their 10^5 seats again. The times as the
     database gives them back (in the connection's zone), an empty link as none, the import's own
     ``result_recorded_at`` (``_create_games``); revision 0, every game's default. ``tests/test_bulk_fast_path.py``
     compares them with what the loader reads. Only where the recompute runs in this process (Celery eager: the

@@ -1,6 +1,6 @@
 """Names of the stages, sides, award items and penalty kinds as the pages say them (the rulesets' stage keys are codes: ``stage-2``, ``qualifying-1``).
 
-Below the format homes and the portal, so that both name stages alike (issue 17: no stage key on a page).
+Below the format homes and the portal, so that both name stages alike (no stage key on a page).
 """
 
 from __future__ import annotations

@@ -133,7 +133,7 @@ def _read_context(tournament: Tournament, key: tuple) -> game_cache.CachedContex
             group_index[group_id] = []
             groups[stage_id].append((gname, group_index[group_id]))
         group_index[group_id].append(team_name[team_id])
-    # only a ruleset that plays tours has them (ChGK); the others' three queries are saved (issue 20)
+    # only a ruleset that plays tours has them (ChGK); the others' three queries are saved
     tours = _load_tours(tid, team_name) if rulesets.get(tournament.ruleset).rounds == "tours" else {}
 
     players = tuple(
@@ -224,7 +224,7 @@ def plain_rows(queryset) -> list[tuple]:
     as its text on PostgreSQL, decoded on SQLite).
 
     On PostgreSQL the compiled query runs on the cursor directly: psycopg already gives these columns their
-    Python types, and Django's per-row iteration was a third of reading a league's 150,000 seats (issue 20).
+    Python types, and Django's per-row iteration was a third of reading a league's 150,000 seats.
     Elsewhere (SQLite stores booleans as integers) the queryset converts them as usual.
     """
     if connection.vendor != "postgresql":
@@ -291,7 +291,7 @@ def _read_games(by_game: Q, own: Q, team_name: dict[int, str]) -> dict[int, F.Ga
     seats: dict[int, list[F.Seat]] = {}
     rows = plain_rows(Seat.objects.filter(by_game).order_by("game_id", "order").values_list(*SEAT_READ))
     # the nicks by id (the server joins no player per seat), one string per nick and role: a ruleset hashes
-    # each seat's (issue 20)
+    # each seat's
     nick = dict(Player.objects.filter(pk__any_of={row[1] for row in rows}).values_list("pk", "nick")) if rows else {}
     role_of = {}.setdefault
     for game_id, game_rows in groupby(rows, key=itemgetter(0)):

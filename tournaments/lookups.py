@@ -1,4 +1,4 @@
-"""``field__any_of=ids``: ``__in`` for a long list of plain integers, sent as one array on PostgreSQL (issue 20).
+"""``field__any_of=ids``: ``__in`` for a long list of plain integers, sent as one array on PostgreSQL.
 
 Django's ``__in`` prepares each value on its own and writes a placeholder for each, and psycopg parses a query of
 more than 50 parameters again on every call (it keeps the parsing only below that). ``= ANY(%s)`` with the list as

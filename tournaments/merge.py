@@ -1,4 +1,4 @@
-"""Merge a duplicate player into another: every fact moves, nothing is lost (issue 10).
+"""Merge a duplicate player into another: every fact moves, nothing is lost.
 
 Nicks come from outside the portal, so one person can end up as two players
 ("Vasya" in one import, "vasya_" in another). An organizer (staff) merges the

@@ -305,7 +305,7 @@ class Seat(models.Model):
     """One player's place in a game; a player has at most one seat in a game."""
 
     # no index of its own: ``unique_seat_player`` (game, player) serves every lookup by game, and a league's
-    # import COPYs 150,000 seats into one index fewer (issue 20)
+    # import COPYs 150,000 seats into one index fewer
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", verbose_name=_("game"),
                              db_index=False)
     order = models.PositiveIntegerField(_("order joined"), default=0)
@@ -381,7 +381,7 @@ class Mask(models.Model):
     mask = models.CharField(_("mask"), max_length=100)
     order = models.PositiveIntegerField(_("order"), default=0)
     site_position = models.FloatField(_("the rating site's position"), null=True, blank=True,
-                                      help_text=_("as the rating-site file gave it (issue 38); the tour page shows "
+                                      help_text=_("as the rating-site file gave it; the tour page shows "
                                                   "it beside the portal's place when they differ"))
 
     class Meta:
@@ -497,7 +497,7 @@ class FilingDelegation(models.Model):
 
 
 class AuditEntry(models.Model):
-    """Who changed which fact, when, from what to what (issue 6)."""
+    """Who changed which fact, when, from what to what."""
 
     tournament = models.ForeignKey(Tournament, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="audit_entries", verbose_name=_("tournament"))
@@ -659,7 +659,7 @@ class Appeal(models.Model):
         return f"{self.get_kind_display()} ({self.filed_at:%Y-%m-%d})"
 
 
-# Webhooks (issue 49): an organizer's subscription of a URL to a tournament's events, and each message sent to it.
+# Webhooks: an organizer's subscription of a URL to a tournament's events, and each message sent to it.
 
 
 class WebhookEvent(models.TextChoices):

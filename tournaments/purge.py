@@ -4,7 +4,7 @@ One job: ``delete_games_and_tours(tournament_ids)``. The ORM's delete builds eve
 ``post_delete`` signal: 10,000 games and 150,000 seats for one family league, several seconds, while the
 receivers do nothing inside ``tournaments.changes.bulk_change`` (they neither audit nor recompute there). So,
 inside ``bulk_change``, the rows that point at the games and tours are handled as the ORM would by their
-``on_delete`` (issue 20, item 1: a replace is an import):
+``on_delete`` (a replace is an import):
 
 - ``CASCADE`` from a table nothing points at (seats, masks, the absences, no-shows): one ``DELETE`` each;
 - ``SET_NULL``: one ``UPDATE`` each;

@@ -1,4 +1,4 @@
-"""Creating a tournament from the portal (issue 42, item 1): the one command the page and the API call.
+"""Creating a tournament from the portal: the one command the page and the API call.
 
 ``create_tournament(user, name=..., slug=..., ruleset=..., ...)`` judges what it is given and, only when nothing
 is wrong, writes in one transaction: the tournament (its ruleset's complete settings, every default filled in,

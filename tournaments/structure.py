@@ -1,4 +1,4 @@
-"""The structure of a tournament, built by its organizers (issue 42, item 1): stages, groups and their teams, ChGK
+"""The structure of a tournament, built by its organizers: stages, groups and their teams, ChGK
 tours, scheduled Mafia game slots, the schedule's publication and the tournament's registration.
 
 Every command here knows no HTTP and takes the acting ``user`` (``tournaments.commands``' conventions): it is the

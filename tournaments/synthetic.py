@@ -52,7 +52,7 @@ def mafia_league(games: int, teams: int = 15, seed: int = 1, players_per_team: i
     ``groups == 1``: the final, one group "Ф" of every team. ``groups > 1``: a qualifying stage of that many
     groups ("1", "2", ...; the teams dealt to them in turn), the games going round the groups, each seating
     every team of its group: ``mafia_league(10_000, teams=140, groups=7, players_per_team=100)`` is the big
-    league of issue 45 (140 families of 100 players, 7 groups of 20, 200,000 seats).
+    league an import is measured on (140 families of 100 players, 7 groups of 20, 200,000 seats).
     """
     rng = random.Random(seed)
     names = [f"Fam{i:02d}" for i in range(1, teams + 1)]

@@ -1,4 +1,4 @@
-"""``/api/v1/``: a ChGK season's applications (CHGK-1, CHGK-5, issue 42).
+"""``/api/v1/``: a ChGK season's applications (CHGK-1, CHGK-5).
 
 - ``POST tournaments/SLUG/applications/``: the signed-in player applies for a team and is its captain
   (``formats.chgk_tour_points.services.apply_as_captain``: the checks of the season's page, with the deadline);

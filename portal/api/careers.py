@@ -1,4 +1,4 @@
-"""``/api/v1/``: a player's career across tournaments and the site-wide Mafia ranking by role (issue 38, item 5).
+"""``/api/v1/``: a player's career across tournaments and the site-wide Mafia ranking by role.
 
 - ``GET players/ID/career/``: what the player's page shows (``portal.careers``): the player's Mafia figures by
   role over the whole career, and every tournament of any format the player is on a roster of, newest first, a

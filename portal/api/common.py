@@ -160,7 +160,7 @@ class WellFormedInput:
 
     ``/api/v1/games/true/`` or ``/api/v1/tours/null,null/masks/`` is a 404 naming the id, before any
     command or query sees it; ``?stage=%00`` a 400 naming the parameter (PostgreSQL stores no NUL).
-    A JSON body is read by ``JSONBodyParser`` (issue 48: depth, NUL, finite numbers, each problem at its path),
+    A JSON body is read by ``JSONBodyParser`` (depth, NUL, finite numbers, each problem at its path),
     and a write that lost a race to a concurrent one is answered as without the race (``handle_exception``).
     """
 

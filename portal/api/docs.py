@@ -1,4 +1,4 @@
-"""The API's documentation pages, served from the portal alone (issue 17).
+"""The API's documentation pages, served from the portal alone.
 
 Swagger UI and Redoc come from drf-spectacular-sidecar's static files
 (``SWAGGER_UI_DIST`` / ``REDOC_DIST = "SIDECAR"``); Redoc's page is

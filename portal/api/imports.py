@@ -1,4 +1,4 @@
-"""``/api/v1/``: results as organizers already have them (issue 18): a game log, a rating-site response.
+"""``/api/v1/``: results as organizers already have them: a game log, a rating-site response.
 
 - ``POST tournaments/SLUG/stages/KEY/games/N/import-log/``: a mafiaonline.ru "Лог партии" page (JSON
   ``{"html": ...}`` or a multipart ``log`` file) as game N of the stage, through
@@ -124,7 +124,7 @@ def _flag(value: Any, path: str) -> bool:
 
 
 def _new_tour_options(data: dict[str, Any]) -> tuple[str | None, dt.date | None]:
-    """``host`` and ``played_on`` of a tour the import creates (issue 38, item 4); empty form fields are absent."""
+    """``host`` and ``played_on`` of a tour the import creates; empty form fields are absent."""
     r = Reader()
     host = r.string(data.get("host") or None, "host", required=False)
     played_on = r.date(data.get("played_on") or None, "played_on")

@@ -1,7 +1,7 @@
 """The API's JSON, encoded by orjson: the same document as Django REST framework's ``JSONRenderer`` gives.
 
 A page of 200 league games is 3,000 seats and 370 KB of JSON: the standard library's encoder spent 7 ms of the
-request on it, orjson under one (issue 20, item 3). What DRF's encoder does is kept: compact separators, UTF-8
+request on it, orjson under one. What DRF's encoder does is kept: compact separators, UTF-8
 text unescaped but for ``"``, ``\\`` and control characters, U+2028 and U+2029 escaped (a strict JavaScript
 subset), dates and times, decimals, lazy translations and the rest through DRF's own ``JSONEncoder.default``.
 Whatever orjson does not take as it is (an integer beyond 64 bits, a key that is not a string, an indent asked

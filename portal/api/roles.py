@@ -1,5 +1,5 @@
 """``/api/v1/tournaments/SLUG/roles/``: who holds which role of a tournament, granted and revoked by its organizers
-(issue 42.1, ``spec/roles.md``), as the page ``/accounts/dashboard/SLUG/roles/`` does.
+(``spec/roles.md``), as the page ``/accounts/dashboard/SLUG/roles/`` does.
 
 - ``GET``: the tournament's own roles (organizer, judge with its stages, curator, jury ...), its teams' captains and
   its families' heads;

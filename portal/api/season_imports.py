@@ -1,4 +1,4 @@
-"""``/api/v1/``: a season from the organizers' files (issue 38): rosters, a batch of game logs, penalties.
+"""``/api/v1/``: a season from the organizers' files: rosters, a batch of game logs, penalties.
 
 - ``POST tournaments/SLUG/import-rosters/``: a roster file (the clan list ``Clan:nick, nick, ...`` or CSV
   ``team,player[,captain]``; JSON ``{"text": ..., "format": "auto", "families": false}`` or a multipart

@@ -161,7 +161,7 @@ def game_rows(games: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     the same keys in the same order.
 
     A page of 50 league games holds 750 seats: through the nested serializers that is some 10,000 field calls
-    and 2,000 model instances a request (issue 20); here the games are plain rows and the seats, absent teams
+    and 2,000 model instances a request; here the games are plain rows and the seats, absent teams
     and no-show eliminations (GP-10) and the stages (key, tournament, time zone) of the whole page are read with one
     ``values_list()`` each.
     ``tests/test_api_games_list.py`` holds the two outputs equal.

@@ -1,4 +1,4 @@
-"""``/api/v1/``: an organizer creates a tournament (issue 42, item 1).
+"""``/api/v1/``: an organizer creates a tournament.
 
 - ``POST tournaments/new/``: ``{"name", "slug", "ruleset", "timezone", "starts_on", "ends_on",
   "registration_deadline", "room", "settings"}`` (``name`` and ``ruleset`` required; ``slug`` left out is made

@@ -1,4 +1,4 @@
-"""The structure of a tournament through the API (issue 42, item 1): stages and ChGK tours, created, changed and
+"""The structure of a tournament through the API: stages and ChGK tours, created, changed and
 deleted by the tournament's organizers (or staff) through ``tournaments.structure``.
 
 - ``POST tournaments/SLUG/stages/`` ``{"key", "order"?, "seed"?}``; ``PATCH``/``DELETE

@@ -471,7 +471,7 @@ class GameViewSet(WellFormedInput, mixins.CreateModelMixin, mixins.UpdateModelMi
         return obj.stage.tournament
 
     def list(self, request, *args, **kwargs):
-        """A page of games as ``GameSerializer`` shows them, read as plain rows (``game_rows``: issue 20)."""
+        """A page of games as ``GameSerializer`` shows them, read as plain rows (``game_rows``)."""
         rows = self.player_alone(request)
         if rows is None:
             queryset = self.filter_queryset(self.get_queryset()).select_related(None).prefetch_related(None)
@@ -487,7 +487,7 @@ class GameViewSet(WellFormedInput, mixins.CreateModelMixin, mixins.UpdateModelMi
         filtered on that id rather than on the nick: PostgreSQL plans with the player's own statistics, so the
         player of every tournament on a site of 1,000 (7,875 games) is read tournament by tournament in the
         list's order and stops after the page (1 ms), where a plan for an unknown nick joined and sorted all of
-        the player's games (20 ms; issue 20, item 3)."""
+        the player's games (20 ms)."""
         if "player" not in request.query_params or not set(request.query_params) <= PLAYER_ONLY:
             return None
         form = self.filterset_class(request.query_params).form
@@ -537,7 +537,7 @@ READ_ONLY_GAME_KEYS = ("timezone", "updated_at", "updated_by")
 
 
 def game_as_read(data: Any, game_id: int) -> Any:
-    """What ``GET /api/v1/games/ID/`` returned is accepted back by ``PUT`` (issue 19).
+    """What ``GET /api/v1/games/ID/`` returned is accepted back by ``PUT``.
 
     The fields only a read has (``id``, ``timezone``, ``updated_at``, ``updated_by``, each seat's ``order``,
     the list's order being the seats' order) are left out, and ``"link": ""`` (no link) reads as no link;

@@ -1,4 +1,4 @@
-"""``/api/v1/tournaments/SLUG/webhooks/``: a tournament's webhook subscriptions and their delivery log (issue 49),
+"""``/api/v1/tournaments/SLUG/webhooks/``: a tournament's webhook subscriptions and their delivery log,
 as the page ``/accounts/dashboard/SLUG/webhooks/`` has them.
 
 - ``GET``: the subscriptions; ``POST {"url", "events"}``: a new one, answered 201 with its ``secret`` (the only

@@ -126,7 +126,7 @@ def live_stamp(snapshot) -> str:
 
 @register.simple_tag
 def may_see_history(tournament, user) -> bool:
-    """Whether the header links the tournament's history: only for those its page lets in (issue 17)."""
+    """Whether the header links the tournament's history: only for those its page lets in."""
     return can_see_history(user, tournament)
 
 

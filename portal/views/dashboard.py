@@ -1,4 +1,4 @@
-"""The organizer's dashboard of one tournament (issue 10): what needs attention now, and where to fix it."""
+"""The organizer's dashboard of one tournament: what needs attention now, and where to fix it."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ SETUP_PAGES = ((gettext_lazy("Stages, groups, tours and games"), "tournament-str
 
 
 def setup_links(tournament: Tournament, organizer: bool) -> list[dict[str, str]]:
-    """The organizer's pages of the tournament (issue 42): its structure, its roles, its rules."""
+    """The organizer's pages of the tournament: its structure, its roles, its rules."""
     if not organizer:
         return []
     return [{"label": str(label), "url": reverse(name, args=[tournament.slug])} for label, name in SETUP_PAGES]
@@ -63,7 +63,7 @@ def dashboards_view(request: HttpRequest) -> HttpResponse:
         ids = TournamentRole.objects.filter(user=request.user, role__in=DASHBOARD_ROLES).values("tournament_id")
         tournaments = list(Tournament.objects.filter(pk__in=ids).order_by("-starts_on", "name")[:200])
     return render(request, "accounts/dashboards.html", {
-        "tournaments": tournaments, "may_create": may_create_tournament(request.user)})  # issue 42
+        "tournaments": tournaments, "may_create": may_create_tournament(request.user)})
 
 
 @login_required

@@ -1,4 +1,4 @@
-"""Result entry forms for organizers (issues 2 and 11): a tour's masks as a grid, a Mafia game with its seats.
+"""Result entry forms for organizers: a tour's masks as a grid, a Mafia game with its seats.
 
 The forms are a thin layer over the write commands (``tournaments.commands``),
 the same versioned, atomic, ruleset-judged ``record_tour_masks``,
@@ -83,8 +83,8 @@ def _form_problems(form: forms.Form) -> list[Problem]:
 
 
 def _messages(problems: list[Problem], tournament: Tournament | None = None) -> list[dict[str, str]]:
-    """Problems as the page lists them, in words: the field's label, not its id (issue 17, item 10); a problem of
-    another part of the tournament by the things it names (issue 41.3: "stage 3, game 25, seat 9 (nick): team")."""
+    """Problems as the page lists them, in words: the field's label, not its id; a problem of
+    another part of the tournament by the things it names ("stage 3, game 25, seat 9 (nick): team")."""
     facts = load_facts(tournament) if tournament is not None and any("[" in p.path.split(".")[0]
                                                                       for p in problems) else None
     return [{"path": _where(p.path, facts), "message": in_words(message_text(p.message))} for p in problems]
@@ -121,7 +121,7 @@ def _team_problems(problems: list[Problem], names: list[str]) -> tuple[dict[str,
 
 @login_required
 def tour_entry_view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """``/t/<slug>/tours/<n>/enter/``: every team's mask of the tour, as a grid (issue 2)."""
+    """``/t/<slug>/tours/<n>/enter/``: every team's mask of the tour, as a grid."""
     tournament = _tournament_for_entry(request, slug)
     tour = Tour.objects.select_related("stage", "host").filter(stage__tournament=tournament, number=number).order_by(
         "stage__order").first()
@@ -289,7 +289,7 @@ def _stored_fields(game: Game | None, stage: Stage) -> dict[str, Any]:
 
 @login_required
 def game_entry_view(request: HttpRequest, slug: str, stage_key: str, number: int | None = None) -> HttpResponse:
-    """``/t/<slug>/<stage>/games/<n>/enter/`` (or ``games/new/``): a game's result with its seats (issue 11)."""
+    """``/t/<slug>/<stage>/games/<n>/enter/`` (or ``games/new/``): a game's result with its seats."""
     tournament = _tournament_for_entry(request, slug)
     if rulesets.get(tournament.ruleset).rounds != "games":
         raise Http404("this tournament plays tours, not games")
@@ -307,11 +307,11 @@ def game_entry_view(request: HttpRequest, slug: str, stage_key: str, number: int
     new_players: list[dict[str, str]] = []
     roster_import = ""
     conflict = None
-    later: list[dict[str, str]] = []  # issue 41.3: the later games a correction puts in conflict, to confirm
+    later: list[dict[str, str]] = []  # the later games a correction puts in conflict, to confirm
     status = 200
     log_notes: list[str] = []
     preview = wants_log_preview(request)
-    if preview:  # issue 18: the log fills the form; nothing is saved until the organizer saves it
+    if preview:  # the log fills the form; nothing is saved until the organizer saves it
         read = log_preview(request, tournament, stage, number, _next_number(stage))
         general = read["problems"]
         status = 400 if general else 200
@@ -334,7 +334,7 @@ def game_entry_view(request: HttpRequest, slug: str, stage_key: str, number: int
                 raise Invalid(form_problems)
             if game is not None:
                 version = _number(form.cleaned_data.get("version", ""))
-            # issue 41: the ticked new players join their rosters and the game is saved, in one transaction
+            # The ticked new players join their rosters and the game is saved, in one transaction
             # a race lost to a concurrent save (the same new player, the same game number) is answered as without
             # it: the second try finds what the other save wrote (tournaments.faults)
             saved = once_more_after_race(lambda: record_adding_players(

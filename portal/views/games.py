@@ -161,7 +161,7 @@ def _removed_questions(table: dict[str, Any], raw_masks: dict[str, str]) -> set[
 
 
 def site_difference(place: str | None, site_position: float | None) -> dict[str, str] | None:
-    """The rating site's position where it is not the portal's place (issue 38, item 4), with why.
+    """The rating site's position where it is not the portal's place, with why.
 
     The portal shares places of equal correct answers (CHGK-13), the site gives their average: equal is no
     difference. A whole position inside the shared range is the site breaking the tie (a shoot-out); any other is

@@ -1,4 +1,4 @@
-"""A tournament's history for its organizers: every change to its facts, readable (issues 6 and 17)."""
+"""A tournament's history for its organizers: every change to its facts, readable."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The "import from game log" box of the game entry form (issue 18): a log as a preview of the form.
+"""The "import from game log" box of the game entry form: a log as a preview of the form.
 
 The organizer uploads or pastes a mafiaonline.ru "Лог партии" page; the form comes
 back filled with what the log says (``tournaments.sources.game_log_import``): the
@@ -8,7 +8,7 @@ the log's link. Nothing is saved: the organizer checks it, assigns the teams
 of the nicks no roster holds, types what the log cannot tell (stats), and saves
 through the form's own path, judged as a typed game (``tournaments.commands``).
 
-Issue 41: the preview lists the nicks the portal does not know yet, each with the team the seat names when
+The preview lists the nicks the portal does not know yet, each with the team the seat names when
 one does, and offers under each such seat "add the player to the roster" (ticked when the team is known,
 with a team to choose when not). The save (``record_adding_players``) adds the ticked ones and records the
 game in one transaction; the group of a stage with several groups (FL-8) is filled in when the seats' teams
@@ -90,7 +90,7 @@ def log_preview(request: HttpRequest, tournament: Tournament, stage: Stage, numb
 
 
 def roster_import_url(user, tournament: Tournament) -> str:
-    """Where the tournament's rosters are imported from a file (issue 38.1), for its organizers (the site's staff
+    """Where the tournament's rosters are imported from a file, for its organizers (the site's staff
     among them); ``""`` for anyone else."""
     if not has_role(user, tournament, Role.ORGANIZER):
         return ""

@@ -146,7 +146,7 @@ def _player_games(rows: Iterable[tuple], tournament_urls: dict[str, str]) -> lis
     whose links ``tournament_urls`` holds by slug.
 
     Each link and text is made once per team, stage or value and the template only prints them: a page of 50
-    games builds no model instances and looks nothing up (issue 20, item 3).
+    games builds no model instances and looks nothing up.
     """
     team_urls: dict[int, str] = {}
     texts: dict[tuple, str] = {}

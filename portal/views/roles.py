@@ -1,4 +1,4 @@
-"""A tournament's roles page (issue 42.1): its organizers grant and revoke every role of ``spec/roles.md``.
+"""A tournament's roles page: its organizers grant and revoke every role of ``spec/roles.md``.
 
 The tournament's own roles (organizer, judge with its stages, curator, jury ...), its teams' captains and its
 families' heads, each changed through ``tournaments.grants`` (one transaction, in the tournament's history). Only

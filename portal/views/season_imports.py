@@ -1,4 +1,4 @@
-"""A season from the organizers' files (issue 38): the pages of the roster, game-log batch and penalty imports.
+"""A season from the organizers' files: the pages of the roster, game-log batch and penalty imports.
 
 Each page is a form (a file uploaded, or its text pasted), a preview ("Preview": what the import would do,
 nothing saved) and the import itself ("Import"), both through ``tournaments.sources`` (``roster_import``,
@@ -37,7 +37,7 @@ from tournaments.sources.roster_import import import_rosters, read_rosters
 
 
 def import_links(tournament: Tournament, user) -> list[Link]:
-    """The import pages ``user`` may open, for the organizer's dashboard (issue 38)."""
+    """The import pages ``user`` may open, for the organizer's dashboard."""
     links = [Link(_("Import rosters from a file"), reverse("import-rosters", args=[tournament.slug]),
                   allowed=lambda reader: has_role(reader, tournament, Role.ORGANIZER))]
     if rulesets.get(tournament.ruleset).rounds == "games":
@@ -123,7 +123,7 @@ def _families_by_default(tournament: Tournament) -> bool:
 
 @login_required
 def rosters_view(request: HttpRequest, slug: str) -> HttpResponse:
-    """``/t/<slug>/import/rosters/``: a roster file into the tournament's teams or families (issue 38.1)."""
+    """``/t/<slug>/import/rosters/``: a roster file into the tournament's teams or families."""
     tournament = get_object_or_404(Tournament, slug=slug)
     if not has_role(request.user, tournament, Role.ORGANIZER):
         return _forbidden(request, _("Only the organizers of %(tournament)s import its rosters.") % {
@@ -176,7 +176,7 @@ def _batch_files(form: LogBatchForm) -> tuple[list[LogFile], list[Problem]]:
 
 @login_required
 def game_logs_view(request: HttpRequest, slug: str) -> HttpResponse:
-    """``/t/<slug>/import/games/``: many game logs into a stage, placed by a stage list (issue 38.2)."""
+    """``/t/<slug>/import/games/``: many game logs into a stage, placed by a stage list."""
     tournament = get_object_or_404(Tournament, slug=slug)
     if not enters_some_results(request.user, tournament):
         return _forbidden(request, result_entry_refusal())
@@ -231,7 +231,7 @@ def game_logs_view(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def penalties_view(request: HttpRequest, slug: str) -> HttpResponse:
-    """``/t/<slug>/import/penalties/``: a penalty file, the judges' and the curator's (issue 38.3, FL-0)."""
+    """``/t/<slug>/import/penalties/``: a penalty file, the judges' and the curator's (FL-0)."""
     tournament = get_object_or_404(Tournament, slug=slug)
     if not has_role(request.user, tournament, Role.JUDGE, Role.CURATOR):
         return _forbidden(request, _("Only the judges and the curator of %(tournament)s record its penalties "

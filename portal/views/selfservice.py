@@ -1,4 +1,4 @@
-"""Pages where people act for themselves: claims, merges, family pages, captains' team pages (issue 10).
+"""Pages where people act for themselves: claims, merges, family pages, captains' team pages.
 
 Who may act is decided in ``accounts.permissions`` (to join
 ``accounts.permissions``); the changes themselves are the services of

@@ -1,4 +1,4 @@
-"""``/accounts/dashboard/new/``: an organizer creates a tournament (issue 42, item 1).
+"""``/accounts/dashboard/new/``: an organizer creates a tournament.
 
 First the ruleset is chosen (``?ruleset=KEY``: its settings decide the form's fields), then the form is filled
 in and posted; ``tournaments.setup.create_tournament`` judges and writes it, and the browser goes on to the new

@@ -1,4 +1,4 @@
-"""``/accounts/dashboard/<slug>/structure/``: the organizer builds a tournament's structure (issue 42, item 1).
+"""``/accounts/dashboard/<slug>/structure/``: the organizer builds a tournament's structure.
 
 The page lists the stages with their groups, tours (ChGK) and game slots (Mafia), and posts one form per button to
 the commands of ``tournaments.structure``; a refusal is shown above the forms with the field it names, with the

@@ -1,4 +1,4 @@
-"""A tournament's webhooks on the organizer's dashboard (issue 49): the subscriptions, the delivery log, and the
+"""A tournament's webhooks on the organizer's dashboard: the subscriptions, the delivery log, and the
 public page that tells a client how to verify a signature.
 
 - ``/accounts/dashboard/SLUG/webhooks/``: the subscriptions (URL, events, active); a form subscribes a URL to

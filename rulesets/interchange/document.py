@@ -46,7 +46,7 @@ def parse_document(document: Any) -> TournamentFacts:
     costs a quarter of a second at 150,000 seats, so a document whose games hold lists of seats is checked
     without them (``_clean_but_seats``) and each seat as it is read (``_plain_seat`` takes only storable
     text). Unless every seat was read that way and the document is accepted, the whole check runs before the
-    answer, which is therefore the same (issue 20, item 1).
+    answer, which is therefore the same.
     """
     seats = _clean_but_seats(document)
     if seats is None:

@@ -1,4 +1,4 @@
-"""Issue 16, pure: FL-19's detected-violation windows, CHGK-18's one comparison and "given late", FL-19's
+"""Pure: FL-19's detected-violation windows, CHGK-18's one comparison and "given late", FL-19's
 ``partly`` verdict with the changed decision, in the parser and the rulesets."""
 
 from __future__ import annotations

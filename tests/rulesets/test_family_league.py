@@ -616,7 +616,7 @@ def test_fl_19_an_accepted_appeal_annuls_the_decision_and_recomputes():
 
 
 def test_fl_19_a_fair_play_penalty_opens_its_own_72_hour_window():
-    """Issue 43 (roles.md): a judge's penalty is appealable like any decision, within 72 hours of its publication,
+    """A judge's penalty is appealable like any decision (roles.md), within 72 hours of its publication,
     so the final is not final before that window closes (it asserted the opposite before penalties were
     appealable)."""
     games = filler_games(1, 30, NINE)

@@ -1,4 +1,4 @@
-"""Issue 20, item 2: after a change of the facts the family league is judged incrementally
+"""After a change of the facts the family league is judged incrementally
 (``rulesets.family_league.ledger``); the standings must always equal the ones computed from scratch.
 
 The edits are those a portal makes: one game's result saved again (the other games keep their objects, as the
@@ -123,7 +123,7 @@ def _tables(facts: TournamentFacts, analysis: ledger.LeagueAnalysis) -> list:
 @settings(max_examples=40, deadline=None)
 @given(st.randoms(use_true_random=False), st.integers(5, 15))
 def test_incremental_tables_equal_the_tables_from_scratch_on_random_edits(rng: random.Random, edits: int):
-    """Issue 20 item 2 (FL-5, FL-10, FL-13..FL-17): the ledger updated edit after edit gives, after every edit,
+    """(FL-5, FL-10, FL-13..FL-17): the ledger updated edit after edit gives, after every edit,
     the violations, seats and tables (every stage and the latest) computed from scratch."""
     _follow_edits(rng, edits)
 
@@ -145,14 +145,14 @@ def _follow_edits(rng: random.Random, edits: int) -> int:
 
 
 def test_most_edits_of_random_leagues_are_followed_incrementally():
-    """Issue 20 item 2: the property test above runs the incremental path (a few random edit sequences may
+    """The property test above runs the incremental path (a few random edit sequences may
     legitimately rebuild at every edit: a new game_days, a settings change)."""
     updated = sum(_follow_edits(random.Random(seed), 15) for seed in range(8))
     assert updated > 8 * 15 / 2
 
 
 def test_a_saved_result_is_judged_incrementally_and_a_settings_change_is_not():
-    """Issue 20 item 2: a changed game is judged again alone; a change the ledger cannot bound rebuilds it."""
+    """A changed game is judged again alone; a change the ledger cannot bound rebuilds it."""
     rng = random.Random(7)
     facts = _facts(rng)
     kept = ledger.Ledger(facts)
@@ -170,7 +170,7 @@ def test_a_saved_result_is_judged_incrementally_and_a_settings_change_is_not():
 
 
 def test_the_kept_ledger_follows_the_tournament_through_analyse():
-    """Issue 20 item 2: ``analyse`` keeps one ledger per tournament and updates it; its tables are the scratch ones."""
+    """``analyse`` keeps one ledger per tournament and updates it; its tables are the scratch ones."""
     rng = random.Random(11)
     ledger.forget()
     facts = _facts(rng)
@@ -182,7 +182,7 @@ def test_the_kept_ledger_follows_the_tournament_through_analyse():
 
 
 def test_an_analysis_handed_out_keeps_its_tables_when_the_ledger_moves_on():
-    """Issue 20 item 2: an update copies the sums it writes (a recompute of the same tournament in another thread
+    """An update copies the sums it writes (a recompute of the same tournament in another thread
     may still be reading the analysis it was given): the earlier analysis gives the same tables afterwards."""
     rng = random.Random(5)
     facts = _facts(rng)
@@ -201,7 +201,7 @@ def _sums_as_dicts(sums: ledger.StageSums) -> tuple:
 @settings(max_examples=60, deadline=None)
 @given(st.randoms(use_true_random=False))
 def test_the_one_pass_build_adds_the_seats_judging_and_adding_each_game_would(rng: random.Random):
-    """Issue 20 item 2 (FL-13..FL-15, FL-20): the ledger's build adds a plainly scoring game's seats while it
+    """(FL-13..FL-15, FL-20): the ledger's build adds a plainly scoring game's seats while it
     judges them, and takes them away again when a later seat of the game turns out not to score plainly (a
     foreign or second player, a fake passport); its sums equal adding every judged game afterwards."""
     facts = _facts(rng)
@@ -216,7 +216,7 @@ def test_the_one_pass_build_adds_the_seats_judging_and_adding_each_game_would(rn
 
 
 def test_a_game_whose_last_seat_is_foreign_keeps_only_the_sums_of_its_judged_seats():
-    """Issue 20 item 2 (FL-15.2, FL-15.4): the first seats of a game are added in the one pass, the foreign last
+    """(FL-15.2, FL-15.4): the first seats of a game are added in the one pass, the foreign last
     seat sends the game to the seat-by-seat judgement, and no seat is counted twice or left with an empty entry."""
     seats = (Seat(player="Fam01-p1", team="Fam01", role="mafia", days_played=3),
              Seat(player="Fam02-p1", team="Fam02", role="civilian", days_played=3),
@@ -237,7 +237,7 @@ def test_a_game_whose_last_seat_is_foreign_keeps_only_the_sums_of_its_judged_sea
 
 
 def test_forgetting_one_tournament_drops_its_ledger_and_last_analysis_only():
-    """Issue 20 item 2: ``forget(slug)`` (a forced recompute) drops that tournament's kept ledger and, when the last
+    """``forget(slug)`` (a forced recompute) drops that tournament's kept ledger and, when the last
     analysis is that tournament's, the analysis too; another tournament's ledger stays."""
     ledger.forget()
     rng = random.Random(21)
@@ -268,7 +268,7 @@ def _with_game(facts: TournamentFacts, stage_index: int, game: Game, replace: bo
 
 
 def test_the_figures_per_round_are_carried_over_an_update_and_written_only_where_games_changed():
-    """Issue 20 item 2 (FL-13, FL-14): after a saved result, and after a new game, the analysis holds each team's
+    """(FL-13, FL-14): after a saved result, and after a new game, the analysis holds each team's
     figures per game already (the earlier lists copied, the judged and the new games' positions written), equal
     to the figures from scratch; the analysis handed out before keeps its own lists."""
     rng = random.Random(3)

@@ -1,4 +1,4 @@
-"""Issue 20, item 1: the check for text that cannot be stored (a NUL, a lone surrogate) runs on the document
+"""The check for text that cannot be stored (a NUL, a lone surrogate) runs on the document
 without its seats and on each seat as the parser reads it; the answer is the whole-document check's, always.
 """
 

@@ -1,4 +1,4 @@
-"""Issue 47 item 2 / issue 41 item 2: the family league's sentences (and the Mafia appeal refusal of
+"""The family league's sentences (and the Mafia appeal refusal of
 ``rulesets.mafia``) are messages with parameters (``rulesets.messages.Text``): the English value is unchanged,
 the template is the catalogue's msgid and every variable part is a named parameter, so that the portal renders
 them in the reader's language without a regular expression.

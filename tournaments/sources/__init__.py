@@ -1,11 +1,11 @@
-"""Readers of results as organizers already have them (issue 18): pure parsers and the writes over them.
+"""Readers of results as organizers already have them: pure parsers and the writes over them.
 
 - ``mafiaonline_log``: a mafiaonline.ru "Лог партии" page -> one Mafia game object of the interchange;
 - ``chgk_rating``: a rating-site response (v1 ``list``, rows or column-oriented; v2 ``results``) -> one ChGK
   tour object, its controversials and the site's positions;
 - ``game_log_import``: the game log matched to a stage's rosters and written through
   ``tournaments.commands.record_game`` / ``update_game``;
-- issue 38, a season from the organizers' files: ``roster_file`` (the clan list ``Clan:nick, nick``, or CSV) and
+- a season from the organizers' files: ``roster_file`` (the clan list ``Clan:nick, nick``, or CSV) and
   ``roster_import`` (into teams or families: ``add_team``, ``add_to_roster``, ``set_captain``); ``stage_list``
   (``Этап1:id,id,...``: a site's game -> its stage and number) and ``log_batch`` (many logs into a stage, each
   its own transaction, one recompute, one report); ``penalty_file`` (``game:clan:nick:reason:points``) and

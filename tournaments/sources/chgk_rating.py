@@ -1,4 +1,4 @@
-"""A ChGK rating-site response read into teams, masks and controversials (issue 18).
+"""A ChGK rating-site response read into teams, masks and controversials.
 
 Pure: ``parse_rating_results(data)`` takes the decoded JSON of one of the
 official site's responses (``tests/data/real/chgk/SOURCE.md``):
@@ -24,7 +24,7 @@ jury's mask before the appeal has ``0`` there (``?`` while the site gives no
 verdict), and the portal credits the accepted ones on top (CHGK-22), which gives
 the site's mask back.
 
-Issue 48: the response is decoded by the portal's one JSON reader (``decode``: ``tournaments.sources.json_input``)
+The response is decoded by the portal's one JSON reader (``decode``: ``tournaments.sources.json_input``)
 and every value is read by the typed reader of the interchange (``rulesets.interchange.Reader``): a ``status`` or
 an ``id`` that is a list, a ``position`` of ``1e400``, a NUL in a name is a problem at its path
 (``results[3].controversials[0].status``), never a ``TypeError``.

@@ -1,4 +1,4 @@
-"""Reading an uploaded or named source file within the size limit, before any parsing (issue 18)."""
+"""Reading an uploaded or named source file within the size limit, before any parsing."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def nul_problem(text: str) -> Problem | None:
 
 def at_line(number: int, message: str) -> Problem:
     """A problem of a text file's line ``number`` (1-based): the path ``lines[number-1]``, the message naming the
-    line (the roster, stage list and penalty files of issue 38)."""
+    line (the roster, stage list and penalty files of a season)."""
     return Problem(f"lines[{number - 1}]", _("line %(line)d: %(problem)s") % {"line": number, "problem": message})
 
 

@@ -1,4 +1,4 @@
-"""A mafiaonline.ru game log as a game of a stage: the seats' teams from the rosters, the write (issue 18).
+"""A mafiaonline.ru game log as a game of a stage: the seats' teams from the rosters, the write.
 
 ``read_game_log`` turns the page (``tournaments.sources.mafiaonline_log``) into
 the interchange game object the entry form, the command and the API show as a

@@ -1,4 +1,4 @@
-"""JSON as every importer and every JSON endpoint of the API reads it (issue 48, items 1 and 2).
+"""JSON as every importer and every JSON endpoint of the API reads it.
 
 ``read_json(raw)`` decodes a request body, an uploaded file or a file named to a command, and refuses
 (``rulesets.errors.Invalid``, one ``Problem`` with its JSON path each) what no reader of the portal takes:

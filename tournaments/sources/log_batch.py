@@ -1,4 +1,4 @@
-"""Many mafiaonline.ru game logs into one stage (issue 38.2): placed, saved one by one, one report for the batch.
+"""Many mafiaonline.ru game logs into one stage: placed, saved one by one, one report for the batch.
 
 Each log is placed in the stage:
 

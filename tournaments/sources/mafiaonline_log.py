@@ -1,4 +1,4 @@
-"""A mafiaonline.ru game log ("Лог партии №N") read into one Mafia game object of the interchange (issue 18).
+"""A mafiaonline.ru game log ("Лог партии №N") read into one Mafia game object of the interchange.
 
 Pure: ``parse_game_log(text)`` takes the page's HTML as the site serves it and
 returns the game object (``spec/interchange.md``, "Mafia game") without the

@@ -1,4 +1,4 @@
-"""A penalty file (issue 38.3): the judges' penalties and the no-shows of a tournament. Pure: text in, lines out.
+"""A penalty file: the judges' penalties and the no-shows of a tournament. Pure: text in, lines out.
 
 The format of ``tests/data/real/mafiaonline/family_cup_2016/penalties.txt``: one penalty a line,
 ``game:clan:nick:reason:points`` — the site's game number, the clan, the player (blank for a team's penalty),

@@ -1,4 +1,4 @@
-"""A penalty file into a tournament (issue 38.3): the judges' penalties recorded, the no-shows as the rules read them.
+"""A penalty file into a tournament: the judges' penalties recorded, the no-shows as the rules read them.
 
 Each line (``tournaments.sources.penalty_file``) names the site's game: it is the tournament's game that links to
 that log, else the game the stage list places it at (``tournaments.sources.stage_list``: the n-th game of the

@@ -1,4 +1,4 @@
-"""A file of rosters read into teams and their players (issue 38.1): pure, the text in, lines and problems out.
+"""A file of rosters read into teams and their players: pure, the text in, lines and problems out.
 
 Two formats, told apart by ``kind`` (``"clans"``, ``"csv"``, or ``"auto"``: the first line that holds
 anything decides):

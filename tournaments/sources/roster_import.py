@@ -1,4 +1,4 @@
-"""A roster file into a tournament's teams, or a family league's families (issue 38.1).
+"""A roster file into a tournament's teams, or a family league's families.
 
 ``read_rosters`` is the preview (the dry run of the command, the API and the page): the file's teams and players
 (``tournaments.sources.roster_file``), each team new or already there, each nick a player the portal knows

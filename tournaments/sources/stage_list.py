@@ -1,4 +1,4 @@
-"""A stage list (issue 38.2): which of the site's games a stage plays, in order. Pure: the text in, lines out.
+"""A stage list: which of the site's games a stage plays, in order. Pure: the text in, lines out.
 
 The format of ``tests/data/real/mafiaonline/family_cup_2016/games.txt``: one stage a line, ``Этап1:3625830,
 3624610, ...`` (the line's name, a colon, the site's game numbers separated by commas, spaces anywhere). A

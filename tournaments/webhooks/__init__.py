@@ -1,4 +1,4 @@
-"""Webhooks (issue 49): an organizer subscribes a URL to a tournament's events; each event becomes a signed message.
+"""Webhooks: an organizer subscribes a URL to a tournament's events; each event becomes a signed message.
 
 - ``events``: ``emit(tournament, event, data)`` at the places the events happen (a result saved or corrected,
   the standings changed, the schedule changed, an appeal filed or decided, the tournament published): one

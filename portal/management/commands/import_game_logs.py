@@ -1,5 +1,5 @@
 """``import_game_logs LOG_OR_FOLDER... --tournament SLUG --stage KEY [--games games.txt [--line NAME]...]
-[--team NICK=TEAM]... [--dry-run] --user NAME``: many mafiaonline.ru game logs into one stage (issue 38.2).
+[--team NICK=TEAM]... [--dry-run] --user NAME``: many mafiaonline.ru game logs into one stage.
 
 Each log (a file, or every ``.html`` of a folder) is placed by the stage list ``--games`` (the format of
 ``games.txt``, ``Этап1:id,id,...``: the n-th game of the lines that go into the stage is its game n; ``--line``

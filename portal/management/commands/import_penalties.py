@@ -1,6 +1,6 @@
 """``import_penalties FILE --tournament SLUG [--games games.txt [--line NAME=STAGE]...] [--dry-run] --user NAME``.
 
-A penalty file (issue 38.3), one penalty a line ``game:clan:nick:reason:points`` as ``penalties.txt``: a judge's
+A penalty file, one penalty a line ``game:clan:nick:reason:points`` as ``penalties.txt``: a judge's
 penalty (``штраф`` or another reason, FL-18) is recorded with its points; a no-show (``неявка``) is read as the
 rules read it, the portal detecting it from the game (FL-15.1, or FL-10's absent teams of a game not held, 0.1
 each by FL-16). Each line's game is the tournament's game linked to that log, else the one the stage list

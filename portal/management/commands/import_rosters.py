@@ -1,6 +1,6 @@
 """``import_rosters FILE --tournament SLUG [--format auto|clans|csv] [--families] [--dry-run] --user NAME``.
 
-A roster file (issue 38.1): the clan list of mafiaonline.ru tournaments (``Clan:nick, nick, ...``, one clan a
+A roster file: the clan list of mafiaonline.ru tournaments (``Clan:nick, nick, ...``, one clan a
 line, as ``teams.txt``) or CSV (``team,player[,captain]``) into the tournament's teams; with ``--families`` the
 clans are families (a family league's teams). Players the portal knows are reused by nick, new nicks become
 players. The dry run prints, as JSON, every team and player with what the import would do (``new``, ``known``,

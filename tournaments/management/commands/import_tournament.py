@@ -32,7 +32,7 @@ class Command(BaseCommand):
             for name in files:
                 try:
                     # the document is handed over, not kept here: the importer lets it go once parsed, and its text
-                    # is gone once decoded (issue 45: together half of a 10,000-game league's peak memory)
+                    # is gone once decoded (together half of a 10,000-game league's peak memory)
                     tournament = import_document(self.document(name), replace=replace)
                 except ImportRefused as exc:
                     where = f"{name}: " if len(files) > 1 else ""
