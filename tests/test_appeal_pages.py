@@ -43,7 +43,7 @@ def with_role(tournament, role):
     return user
 
 
-# the change of the standings is the appealed team's row in the appealed stage ------------------
+# --- the change of the standings is the appealed team's row in the appealed stage ------------------
 
 
 def upheld_qualifying_penalty():
@@ -108,7 +108,7 @@ def test_chgk_19_accepted_answer_change_starts_with_the_appellants_row():
     assert appeal.standings_change[0]["stage"] == "season"
 
 
-# a ChGK tour offers "appeal" to its captain or delegate while the window is open -----------------
+# --- a ChGK tour offers "appeal" to its captain or delegate while the window is open -----------------
 
 
 def season_with_a_tour_today():
@@ -192,7 +192,7 @@ def test_chgk_20_tour_lists_each_questions_appeals_with_kind_team_after_the_verd
     assert "Rotor" in row and said("en", "rejected") in row and f"/appeals/{first.pk}/" in row
 
 
-# the verdict form shows the fields of the appeal's kind and says what it rules on ---------------
+# --- the verdict form shows the fields of the appeal's kind and says what it rules on ---------------
 
 
 def league_violation_appeal():

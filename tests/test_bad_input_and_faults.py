@@ -104,7 +104,7 @@ def json_writes(league: Tournament, season: Tournament) -> list[tuple[str, str]]
     ]
 
 
-# one JSON reader, with a depth limit ---
+# --- one JSON reader, with a depth limit ---
 
 
 @pytest.mark.parametrize("shape", sorted(DEEP_BODIES))
@@ -153,7 +153,7 @@ def test_the_depth_limit_and_the_503_are_in_the_api_docs(settings):
     assert "Retry-After" in operation["responses"]["503"]["headers"]
 
 
-# every importer reads through the typed reader ---
+# --- every importer reads through the typed reader ---
 
 
 def v2_rows() -> list[dict]:
@@ -245,7 +245,7 @@ def test_the_interchange_import_refuses_a_number_that_is_not_finite_at_its_path(
     assert rows[0]["path"].endswith(".questions") and "not a finite number" in rows[0]["message"], rows
 
 
-# /healthz/ asks each dependency now ---
+# --- /healthz/ asks each dependency now ---
 
 
 @pytest.fixture
@@ -321,7 +321,7 @@ def test_healthz_answers_503_when_the_database_refuses_the_probe(monkeypatch):
     assert response.json()["database"] == "down" and response.json()["status"] == "unavailable"
 
 
-# the database unreachable ---
+# --- the database unreachable ---
 
 
 @pytest.fixture
@@ -386,7 +386,7 @@ def test_run_and_serve_say_in_one_line_which_database_did_not_answer_and_exit_no
     assert "Traceback" not in done.stdout + done.stderr
 
 
-# a refusal the database finds in a race ---
+# --- a refusal the database finds in a race ---
 
 
 @pytest.mark.django_db(transaction=True)
@@ -457,7 +457,7 @@ def test_a_write_is_tried_once_more_only_after_a_lost_race():
         once_more_after_race(lambda: (_ for _ in ()).throw(ValueError("not a race")))
 
 
-# import bodies that are not objects ---
+# --- import bodies that are not objects ---
 
 
 @pytest.mark.parametrize("body", ["[]", "1", '"x"', "null"])
@@ -469,7 +469,7 @@ def test_import_log_and_import_rating_refuse_a_body_that_is_not_an_object(api, l
         assert rows[0]["path"] == "" and "must be a JSON object" in rows[0]["message"], (url, rows)
 
 
-# a game's link is http or https ---
+# --- a game's link is http or https ---
 
 
 @pytest.mark.parametrize("link", ["javascript:alert(1)", "data:text/html,<script>alert(1)</script>",
@@ -505,7 +505,7 @@ def test_the_game_page_never_renders_another_scheme_as_a_link(league):
     assert 'href="https://mafiaonline.ru/log/3624027"' in html
 
 
-# production says loudly that mail is off ---
+# --- production says loudly that mail is off ---
 
 
 def _production(**extra: str) -> dict[str, str]:
@@ -529,7 +529,7 @@ def test_production_without_a_mail_server_says_loudly_that_mail_is_off():
     assert "MAIL IS OFF" in readme and "EMAIL_HOST_PASSWORD" in (ROOT / "docker-compose.yml").read_text()
 
 
-# the log, one structured line per event ---
+# --- the log, one structured line per event ---
 
 
 def test_a_log_line_is_one_json_object_with_time_level_and_logger():

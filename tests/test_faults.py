@@ -80,7 +80,7 @@ def organizer_client(tournament: Tournament, django_user_model) -> APIClient:
     return api
 
 
-# Redis unreachable ---
+# --- Redis unreachable ---
 
 
 @pytest.mark.django_db(transaction=True)
@@ -269,7 +269,7 @@ def test_the_shared_redis_client_serves_threads_at_once():
     assert not backend.down
 
 
-# runs nobody finishes, tables nobody recomputes ---
+# --- runs nobody finishes, tables nobody recomputes ---
 
 
 def _simulate_killed_run(tournament: Tournament, started_ago: float) -> RecomputeRun:
